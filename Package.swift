@@ -1,0 +1,20 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "IndefiniteObservable",
+  platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
+  products: [
+    .library(name: "IndefiniteObservable", targets: ["IndefiniteObservable"]),
+    .library(name: "Producers", targets: ["Producers"]),
+    .executable(name: "follow", targets: ["follow"]),
+  ],
+  targets: [
+    .target(name: "IndefiniteObservable"),
+    .target(name: "Producers", dependencies: ["IndefiniteObservable"]),
+    .executableTarget(name: "follow", dependencies: ["Producers"]),
+    .testTarget(name: "IndefiniteObservableTests", dependencies: ["IndefiniteObservable"]),
+    .testTarget(name: "ProducersTests", dependencies: ["Producers"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,20 @@
+extension ValueObservable {
+  /// Transforms every value with `transform` and passes on the results that are not `nil`.
+  ///
+  /// ```swift
+  /// let numbers = ValueObservable<String> { observer in
+  ///   for text in ["1", "two", "3"] { observer.next(text) }
+  ///   return noopDisconnect
+  /// }.compactMap { Int($0) }
+  /// // delivers 1, then 3
+  /// ```
+  @inlinable
+  public func compactMap<U>(_ transform: @escaping (T) -> U?) -> ValueObservable<U> {
+    ValueObservable<U> { observer in
+      let next = observer.next
+      return self.subscribe { value in
+        if let transformed = transform(value) { next(transformed) }
+      }.unsubscribe
+    }
+  }
+}

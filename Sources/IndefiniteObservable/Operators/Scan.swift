@@ -1,0 +1,28 @@
+extension ValueObservable {
+  /// Passes on a running accumulation: `accumulate(previousResult, value)` for every value,
+  /// starting from `initialResult`.
+  ///
+  /// Each subscription starts again from `initialResult`; `initialResult` itself is not sent.
+  ///
+  /// ```swift
+  /// let runningTotal = ValueObservable<Int> { observer in
+  ///   for n in [1, 2, 3] { observer.next(n) }
+  ///   return noopDisconnect
+  /// }.scan(0, +)
+  /// // delivers 1, 3, 6
+  /// ```
+  @inlinable
+  public func scan<Result>(
+    _ initialResult: Result,
+    _ accumulate: @escaping (Result, T) -> Result
+  ) -> ValueObservable<Result> {
+    ValueObservable<Result> { observer in
+      let next = observer.next
+      var result = initialResult
+      return self.subscribe { value in
+        result = accumulate(result, value)
+        next(result)
+      }.unsubscribe
+    }
+  }
+}

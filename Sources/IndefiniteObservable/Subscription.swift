@@ -1,0 +1,42 @@
+/// The connection between one observer and its stream, returned by `subscribe`.
+///
+/// ``unsubscribe()`` calls the stream's disconnect exactly once, however often and from however
+/// many threads it is called, then releases the disconnect chain (and with it everything the
+/// chain kept alive, such as upstream observables of an operator chain).
+///
+/// Dropping a subscription does **not** unsubscribe: subscriptions are attach-and-forget. A
+/// stream stays connected until ``unsubscribe()`` is called or its source lets go of the
+/// observer. Keep the subscription (for example in an array) if you will want to stop.
+///
+/// - Threading: `unsubscribe()` may be called from any thread; the disconnect closure runs on the
+///   calling thread, after an internal lock has been released, so a disconnect may itself call
+///   `unsubscribe()` (it returns at once). Whether a given disconnect may run on another thread
+///   than the one that subscribed is up to its stream; the producers of this package allow it.
+public final class Subscription: @unchecked Sendable {
+  // `disconnect` is read and cleared only under `lock`; it is called after the lock is released.
+
+  /// Creates a subscription that will call `disconnect` on the first ``unsubscribe()``.
+  public init(_ disconnect: @escaping () -> Void) {
+    self.disconnect = disconnect
+  }
+
+  /// Disconnects the stream: the first call runs disconnect; later calls do nothing.
+  ///
+  /// When the stream's source honours its disconnect synchronously, as every source in this
+  /// package does, no value reaches the observer after this method returns.
+  public func unsubscribe() {
+    lock.lock()
+    let disconnect = self.disconnect
+    self.disconnect = nil
+    lock.unlock()
+    disconnect?()
+  }
+
+  /// Whether ``unsubscribe()`` has been called.
+  public var isUnsubscribed: Bool {
+    lock.withLock { disconnect == nil }
+  }
+
+  private let lock = Lock()
+  private var disconnect: Disconnect?
+}

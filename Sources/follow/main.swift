@@ -1,0 +1,1 @@
+print("follow: not built yet")

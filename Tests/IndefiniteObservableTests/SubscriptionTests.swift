@@ -1,0 +1,76 @@
+import Dispatch
+import IndefiniteObservable
+import Testing
+
+@Suite struct SubscriptionTests {
+  @Test func unsubscribeCallsDisconnectExactlyOnce() {
+    var calls = 0
+    let subscription = Subscription { calls += 1 }
+    #expect(!subscription.isUnsubscribed)
+    subscription.unsubscribe()
+    subscription.unsubscribe()
+    subscription.unsubscribe()
+    #expect(calls == 1)
+    #expect(subscription.isUnsubscribed)
+  }
+
+  @Test func concurrentUnsubscribesCallDisconnectOnce() {
+    final class Counter: @unchecked Sendable {
+      // Guarded by `lock`.
+      let lock = DispatchSemaphore(value: 1)
+      var value = 0
+      func increment() {
+        lock.wait()
+        value += 1
+        lock.signal()
+      }
+    }
+    for _ in 0..<200 {
+      let counter = Counter()
+      let subscription = Subscription { counter.increment() }
+      DispatchQueue.concurrentPerform(iterations: 8) { _ in subscription.unsubscribe() }
+      #expect(counter.value == 1)
+    }
+  }
+
+  @Test func droppingASubscriptionDoesNotUnsubscribe() {
+    let source = CallbackSource<Int>()
+    var seen: [Int] = []
+    do {
+      _ = source.stream.subscribe { seen.append($0) }
+    }
+    source.emit(1)
+    #expect(seen == [1])
+    #expect(source.disconnects == 0)
+  }
+
+  @Test func unsubscribeReleasesTheDisconnectChain() {
+    final class Resource {}
+    weak var weakResource: Resource?
+    let subscription: Subscription
+    do {
+      let resource = Resource()
+      weakResource = resource
+      subscription = Subscription { _ = resource }
+    }
+    #expect(weakResource != nil)
+    subscription.unsubscribe()
+    #expect(weakResource == nil)
+  }
+
+  @Test func disconnectMayUnsubscribeItsOwnSubscription() {
+    var calls = 0
+    var subscription: Subscription?
+    subscription = Subscription {
+      calls += 1
+      subscription?.unsubscribe()
+    }
+    subscription?.unsubscribe()
+    #expect(calls == 1)
+  }
+
+  @Test func noopDisconnectIsADisconnect() {
+    let disconnect: Disconnect = noopDisconnect
+    Subscription(disconnect).unsubscribe()
+  }
+}

@@ -15,6 +15,6 @@ do {
   print("follow: not written yet; it arrives with the Producers module's file streams")
   exit(1)
 } catch {
-  fputs("follow: \(error)\n\(Options.usage)\n", stderr)
+  printError("follow: \(error)\n\n\(Options.usage)")
   exit(2)
 }

@@ -38,14 +38,8 @@ public enum Timers {
     let nanoseconds = try positiveNanoseconds(interval)
     let leewayNanoseconds = try validLeeway(leeway)
     return stream(
-      queue: queue,
-      schedule: { timer in
-        timer.schedule(
-          deadline: .now() + .nanoseconds(nanoseconds),
-          repeating: .nanoseconds(nanoseconds),
-          leeway: .nanoseconds(leewayNanoseconds))
-      },
-      once: false)
+      after: nanoseconds, repeating: .nanoseconds(nanoseconds), leeway: leewayNanoseconds,
+      on: queue)
   }
 
   /// A stream that ticks every `seconds` seconds; for intervals computed as `Double`.
@@ -76,15 +70,7 @@ public enum Timers {
     guard delay >= .zero else { throw .notPositive(delay) }
     let nanoseconds = delay == .zero ? 0 : try positiveNanoseconds(delay)
     let leewayNanoseconds = try validLeeway(leeway)
-    return stream(
-      queue: queue,
-      schedule: { timer in
-        timer.schedule(
-          deadline: .now() + .nanoseconds(nanoseconds),
-          repeating: .never,
-          leeway: .nanoseconds(leewayNanoseconds))
-      },
-      once: true)
+    return stream(after: nanoseconds, repeating: .never, leeway: leewayNanoseconds, on: queue)
   }
 
   private static func positiveNanoseconds(_ duration: Duration) throws(TimerError) -> Int {
@@ -99,18 +85,22 @@ public enum Timers {
     return leeway == .zero ? 0 : try positiveNanoseconds(leeway)
   }
 
+  /// A stream whose every subscription starts a timer that first fires after `nanoseconds`.
   private static func stream(
-    queue: DispatchQueue?,
-    schedule: @escaping (DispatchSourceTimer) -> Void,
-    once: Bool
+    after nanoseconds: Int,
+    repeating interval: DispatchTimeInterval,
+    leeway: Int,
+    on queue: DispatchQueue?
   ) -> ValueObservable<Tick> {
     ValueObservable { observer in
       let delivery = queue ?? DispatchQueue(label: "IndefiniteObservable.Timers")
       let timer = DispatchSource.makeTimerSource(queue: delivery)
-      let handler = TickHandler(timer: timer, next: observer.next, once: once)
+      let handler = TickHandler(timer: timer, next: observer.next, once: interval == .never)
       timer.setEventHandler(handler: handler.fire)
       timer.setCancelHandler(handler: handler.release)
-      schedule(timer)
+      timer.schedule(
+        deadline: .now() + .nanoseconds(nanoseconds), repeating: interval,
+        leeway: .nanoseconds(leeway))
       timer.activate()
       return handler.cancel
     }

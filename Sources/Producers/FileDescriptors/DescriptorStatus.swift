@@ -1,0 +1,18 @@
+/// What a descriptor stream says besides its values, on the observer's `status` channel.
+///
+/// The stream itself never completes: after ``endOfFile`` and ``failed(_:)`` the subscription
+/// stays valid (and must still be unsubscribed to release the descriptor), it just has nothing
+/// more to deliver.
+public enum DescriptorStatus: Sendable, Hashable {
+  /// The reader reached the end of the data. For a pipe, socket or terminal this is final: the
+  /// writer closed its end. For a regular file it means "caught up": reading resumes when the
+  /// stream's `refill` trigger fires, and this status is reported again after each read that
+  /// found new bytes.
+  case endOfFile
+  /// A regular file became shorter than the read position (truncated in place, as
+  /// `copytruncate` log rotation does): the reader starts again from the beginning, dropping
+  /// any unfinished line.
+  case truncated
+  /// The descriptor cannot be read (or was closed by its stream); nothing more is delivered.
+  case failed(FileDescriptorError)
+}

@@ -1,0 +1,206 @@
+import Dispatch
+import IndefiniteObservable
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Streams of a file descriptor: its readiness, the bytes read from it and the lines of text
+/// read from it.
+///
+/// ```swift
+/// let lines = try FileDescriptors.lines(of: pipeReadEnd, ownership: .streamCloses)
+/// let subscription = lines.subscribe(
+///   next: { line in print(line) },
+///   status: { status in if status == .endOfFile { print("writer closed the pipe") } })
+/// ```
+///
+/// - Validation: the descriptor is checked when the stream is made. -1 (or any negative
+///   number), a descriptor that is not open (never opened, or closed), a directory, and a
+///   descriptor opened in the wrong direction are a thrown ``FileDescriptorError``, because
+///   Dispatch crashes on -1 and goes silent on the others.
+/// - Ownership: ``DescriptorOwnership/streamCloses`` hands the descriptor to the stream, which
+///   closes it when its last subscription ends (after Dispatch stopped watching it), or when the
+///   stream is released without ever being subscribed; ``DescriptorOwnership/callerCloses``
+///   leaves it open. Never close a descriptor while a subscription watches it: close it after
+///   `unsubscribe()`, or let the stream do it.
+/// - Threading: values and statuses are delivered on a private serial queue per subscription,
+///   which targets `queue` when you give one (so delivery is serial even on a concurrent
+///   queue). Subscribe and unsubscribe from any thread. When `unsubscribe()` is called on the
+///   delivery queue, nothing is delivered after it returns; from another thread, a delivery
+///   already running may finish.
+/// - Pipes, sockets, terminals and other pollable descriptors are read with a Dispatch read
+///   source when data arrives; end of file (the writer closed) is reported once on the status
+///   channel and reading stops. Regular files are read to their end at once; each time
+///   `refill` delivers, the reader reads what was appended since (from the start when the file
+///   was truncated); without `refill` a regular file is read once.
+/// - Each subscription reads on its own, so two subscriptions of one bytes or lines stream
+///   share the data of a pipe between them; subscribe once and share the values downstream.
+public enum FileDescriptors {
+  /// A stream of the bytes read from `fd`, in chunks of at most 64 KiB as they arrive.
+  ///
+  /// - Parameters:
+  ///   - fd: An open descriptor that can be read.
+  ///   - ownership: Whether the stream closes `fd` (see ``DescriptorOwnership``).
+  ///   - queue: Where delivery happens; a private serial queue per subscription, targeting
+  ///     `queue` when given.
+  ///   - refill: For a regular file, a trigger to read again what was appended (a file watch,
+  ///     a timer); ignored for other descriptors.
+  /// - Throws: ``FileDescriptorError`` for a negative, closed, never-opened, directory or
+  ///   write-only descriptor.
+  public static func bytes(
+    of fd: Int32,
+    ownership: DescriptorOwnership,
+    on queue: DispatchQueue? = nil,
+    refill: ValueObservable<Void>? = nil
+  ) throws(FileDescriptorError) -> DescriptorObservable<[UInt8]> {
+    try reading(fd, ownership: ownership, queue: queue, refill: refill) { ByteChunks() }
+  }
+
+  /// A stream of the lines of text read from `fd`.
+  ///
+  /// Lines end at LF; a CR before the LF is dropped, so CRLF text reads the same. A line whose
+  /// end has not arrived yet waits for it. At a final end of file (a pipe's writer closed, or a
+  /// regular file read without `refill`) the unfinished last line is delivered as it is; a
+  /// followed regular file keeps it until its end arrives. A line longer than
+  /// `maximumLineLength` bytes is delivered in pieces of that length, so binary data cannot
+  /// grow memory without bound. Bytes that are not UTF-8 become U+FFFD.
+  ///
+  /// - Parameters:
+  ///   - fd: An open descriptor that can be read.
+  ///   - ownership: Whether the stream closes `fd` (see ``DescriptorOwnership``).
+  ///   - queue: Where delivery happens; a private serial queue per subscription, targeting
+  ///     `queue` when given.
+  ///   - refill: For a regular file, a trigger to read again what was appended; with it, the
+  ///     file is followed like `tail -f`. Ignored for other descriptors.
+  ///   - maximumLineLength: The longest line delivered whole, in bytes; at least 1.
+  /// - Throws: ``FileDescriptorError`` for a negative, closed, never-opened, directory or
+  ///   write-only descriptor.
+  public static func lines(
+    of fd: Int32,
+    ownership: DescriptorOwnership,
+    on queue: DispatchQueue? = nil,
+    refill: ValueObservable<Void>? = nil,
+    maximumLineLength: Int = 1 << 20
+  ) throws(FileDescriptorError) -> DescriptorObservable<String> {
+    let length = max(1, maximumLineLength)
+    return try reading(fd, ownership: ownership, queue: queue, refill: refill) {
+      LineDecoder(maximumLength: length)
+    }
+  }
+
+  /// A stream that delivers each time `fd` is readable, with Dispatch's estimate of the bytes
+  /// available (0 at end of file).
+  ///
+  /// You read the descriptor yourself in `next`; until you do, the stream keeps delivering. A
+  /// pipe at end of file stays readable, so unsubscribe when your read returns 0. Regular files
+  /// are always readable.
+  ///
+  /// - Throws: ``FileDescriptorError`` for a negative, closed, never-opened or write-only
+  ///   descriptor.
+  public static func readable(
+    _ fd: Int32,
+    ownership: DescriptorOwnership,
+    on queue: DispatchQueue? = nil
+  ) throws(FileDescriptorError) -> DescriptorObservable<Int> {
+    try validate(fd, direction: O_WRONLY, error: .notReadable(fd), allowDirectory: false)
+    return readiness(fd, ownership: ownership, queue: queue) { fd, queue in
+      DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+    }
+  }
+
+  /// A stream that delivers each time `fd` can be written without blocking, with Dispatch's
+  /// estimate of the buffer space available.
+  ///
+  /// Unsubscribe when you have nothing more to write, or the stream keeps delivering.
+  ///
+  /// - Throws: ``FileDescriptorError`` for a negative, closed, never-opened or read-only
+  ///   descriptor.
+  public static func writable(
+    _ fd: Int32,
+    ownership: DescriptorOwnership,
+    on queue: DispatchQueue? = nil
+  ) throws(FileDescriptorError) -> DescriptorObservable<Int> {
+    try validate(fd, direction: O_RDONLY, error: .notWritable(fd), allowDirectory: false)
+    return readiness(fd, ownership: ownership, queue: queue) { fd, queue in
+      DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
+    }
+  }
+
+  /// Throws unless `fd` is open, not a directory, and not opened only in `direction`'s
+  /// opposite.
+  private static func validate(
+    _ fd: Int32, direction wrong: Int32, error: FileDescriptorError, allowDirectory: Bool
+  ) throws(FileDescriptorError) {
+    guard fd >= 0 else { throw .negative(fd) }
+    guard System.isOpen(fd) else { throw .notOpen(fd) }
+    guard System.accessMode(fd) != wrong else { throw error }
+    if !allowDirectory, case .success(let info) = System.status(fd), System.isDirectory(info) {
+      throw .isDirectory(fd)
+    }
+  }
+
+  private static func reading<Decoder: ChunkDecoder>(
+    _ fd: Int32,
+    ownership: DescriptorOwnership,
+    queue: DispatchQueue?,
+    refill: ValueObservable<Void>?,
+    decoder: @escaping () -> Decoder
+  ) throws(FileDescriptorError) -> DescriptorObservable<Decoder.Value> {
+    try validate(fd, direction: O_WRONLY, error: .notReadable(fd), allowDirectory: false)
+    let holder = DescriptorHolder(fd: fd, ownership: ownership)
+    let isRegular = (try? System.status(fd).get()).map(System.isRegular) ?? false
+    return DescriptorObservable { observer in
+      let delivery = DispatchQueue(label: "IndefiniteObservable.FileDescriptors", target: queue)
+      if let failure = holder.acquire() {
+        let report = UncheckedSendable { observer.status(.failed(failure)) }
+        delivery.async { report.value() }
+        return noopDisconnect
+      }
+      guard isRegular else {
+        let reader = SourceReader(
+          holder: holder, decoder: decoder(), observer: observer, queue: delivery)
+        return reader.disconnect
+      }
+      let reader = FileReader(
+        holder: holder, decoder: decoder(), observer: observer, queue: delivery,
+        following: refill != nil)
+      let refilling = refill?.subscribe { reader.refill() }
+      return {
+        refilling?.unsubscribe()
+        reader.disconnect()
+      }
+    }
+  }
+
+  private static func readiness(
+    _ fd: Int32,
+    ownership: DescriptorOwnership,
+    queue: DispatchQueue?,
+    makeSource: @escaping (Int32, DispatchQueue) -> any DispatchSourceProtocol
+  ) -> DescriptorObservable<Int> {
+    let holder = DescriptorHolder(fd: fd, ownership: ownership)
+    return DescriptorObservable { observer in
+      let delivery = DispatchQueue(label: "IndefiniteObservable.FileDescriptors", target: queue)
+      if let failure = holder.acquire() {
+        let report = UncheckedSendable { observer.status(.failed(failure)) }
+        delivery.async { report.value() }
+        return noopDisconnect
+      }
+      let watcher = ReadinessWatcher(
+        holder: holder, source: makeSource(fd, delivery), next: observer.next)
+      return watcher.disconnect
+    }
+  }
+}
+
+/// Carries a value that is not `Sendable` to one other queue, where it alone is used.
+struct UncheckedSendable<Value>: @unchecked Sendable {
+  // Guard: the value is handed over once and used only on the receiving queue.
+  let value: Value
+  init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,110 @@
+import Dispatch
+import IndefiniteObservable
+
+/// Reads a regular file for one subscription: to its end at once, then again each time the
+/// refill trigger fires, from where it stopped (or from the start, after a truncation).
+///
+/// A regular file is always "readable" to Dispatch, so a read source would spin at end of file;
+/// this reader runs read passes on the delivery queue instead, and uses `pread` with its own
+/// offset so it never moves the descriptor's offset.
+///
+/// `@unchecked Sendable`: `decoder`, `observer`, `offset` and `reportedEnd` are used
+/// only by `readToEnd` and `release`, which run on the serial delivery queue; `pending` is
+/// guarded by `lock`; `cancellation` is thread-safe; the rest is immutable.
+final class FileReader<Decoder: ChunkDecoder>: @unchecked Sendable {
+  private let holder: DescriptorHolder
+  private let queue: DispatchQueue
+  private let following: Bool
+  private var decoder: Decoder
+  private var observer: DescriptorObserver<Decoder.Value>?
+  private var offset: Int64
+  private var reportedEnd = false
+  private let lock = Lock()
+  private var pending = false
+  private let cancellation = CancellationFlag()
+
+  /// Schedules the first pass; the caller has taken a lease on `holder`, which `release`
+  /// returns. `following` keeps an unfinished last line for the next pass instead of flushing
+  /// it at end of file.
+  init(
+    holder: DescriptorHolder,
+    decoder: Decoder,
+    observer: DescriptorObserver<Decoder.Value>,
+    queue: DispatchQueue,
+    following: Bool
+  ) {
+    self.holder = holder
+    self.decoder = decoder
+    self.observer = observer
+    self.queue = queue
+    self.following = following
+    self.offset = System.offset(holder.fd)
+    refill()
+  }
+
+  /// Asks for a read pass on the delivery queue; passes asked for while one is pending merge.
+  func refill() {
+    let schedule = lock.withLock {
+      defer { pending = true }
+      return !pending
+    }
+    if schedule { queue.async(execute: readToEnd) }
+  }
+
+  /// One read pass, on the delivery queue.
+  @Sendable private func readToEnd() {
+    lock.withLock { pending = false }
+    guard let observer, !cancellation.isCancelled else { return }
+    let emit = { (value: Decoder.Value) -> Bool in
+      guard !self.cancellation.isCancelled else { return false }
+      observer.next(value)
+      return true
+    }
+    if case .success(let info) = System.status(holder.fd), Int64(info.st_size) < offset {
+      offset = 0
+      decoder.reset()
+      observer.status(.truncated)
+    }
+    var readSomething = false
+    let failure = withUnsafeTemporaryAllocation(byteCount: 65_536, alignment: 1) {
+      buffer -> Errno? in
+      while !cancellation.isCancelled {
+        switch System.read(holder.fd, into: buffer, at: offset) {
+        case .success(0):
+          return nil
+        case .success(let count):
+          offset += Int64(count)
+          readSomething = true
+          decoder.decode(UnsafeRawBufferPointer(rebasing: buffer[..<count]), emit: emit)
+        case .failure(let errno):
+          return errno
+        }
+      }
+      return nil
+    }
+    guard !cancellation.isCancelled else { return }
+    if let failure {
+      self.observer = nil
+      observer.status(.failed(.readFailed(holder.fd, failure)))
+      return
+    }
+    if !following { decoder.flush(emit: emit) }
+    if readSomething || !reportedEnd {
+      reportedEnd = true
+      if !cancellation.isCancelled { observer.status(.endOfFile) }
+    }
+  }
+
+  /// Runs once after disconnect, on the delivery queue, after any pass in progress: drops the
+  /// observer and returns the lease.
+  @Sendable private func release() {
+    observer = nil
+    holder.release()
+  }
+
+  /// The subscription's disconnect: stops delivery at once, then releases on the queue.
+  func disconnect() {
+    guard cancellation.cancel() else { return }
+    queue.async(execute: release)
+  }
+}

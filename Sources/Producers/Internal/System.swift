@@ -1,0 +1,117 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Thin wrappers over the system calls the producers use: each retries on EINTR and returns the
+/// errno of a failure, so the producers read as Swift.
+enum System {
+  /// The current value of errno.
+  static var errno: Int32 {
+    #if canImport(Darwin)
+      Darwin.errno
+    #elseif canImport(Glibc)
+      Glibc.errno
+    #else
+      Musl.errno
+    #endif
+  }
+
+  /// Whether `fd` names an open descriptor of this process.
+  static func isOpen(_ fd: Int32) -> Bool {
+    fcntl(fd, F_GETFD) != -1
+  }
+
+  /// The access mode (`O_RDONLY`, `O_WRONLY` or `O_RDWR`) of an open descriptor.
+  static func accessMode(_ fd: Int32) -> Int32 {
+    fcntl(fd, F_GETFL) & O_ACCMODE
+  }
+
+  /// The `stat` of an open descriptor, or its errno.
+  static func status(_ fd: Int32) -> Result<stat, Errno> {
+    var info = stat()
+    return fstat(fd, &info) == 0 ? .success(info) : .failure(Errno(errno))
+  }
+
+  /// The `stat` of a path (following symbolic links), or its errno.
+  static func status(path: String) -> Result<stat, Errno> {
+    var info = stat()
+    return stat(path, &info) == 0 ? .success(info) : .failure(Errno(errno))
+  }
+
+  /// Whether a `stat` describes a regular file.
+  static func isRegular(_ info: stat) -> Bool {
+    (info.st_mode & S_IFMT) == S_IFREG
+  }
+
+  /// Whether a `stat` describes a directory.
+  static func isDirectory(_ info: stat) -> Bool {
+    (info.st_mode & S_IFMT) == S_IFDIR
+  }
+
+  /// Reads into `buffer` at the descriptor's offset; the count read, 0 at end of file.
+  static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
+    while true {
+      #if canImport(Darwin)
+        let count = Darwin.read(fd, buffer.baseAddress, buffer.count)
+      #elseif canImport(Glibc)
+        let count = Glibc.read(fd, buffer.baseAddress, buffer.count)
+      #else
+        let count = Musl.read(fd, buffer.baseAddress, buffer.count)
+      #endif
+      if count >= 0 { return .success(count) }
+      if errno != EINTR { return .failure(Errno(errno)) }
+    }
+  }
+
+  /// Reads into `buffer` at `offset`, leaving the descriptor's offset alone.
+  static func read(
+    _ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64
+  ) -> Result<Int, Errno> {
+    while true {
+      let count = pread(fd, buffer.baseAddress, buffer.count, off_t(offset))
+      if count >= 0 { return .success(count) }
+      if errno != EINTR { return .failure(Errno(errno)) }
+    }
+  }
+
+  /// The descriptor's current offset, or 0 when it has none (a pipe, say).
+  static func offset(_ fd: Int32) -> Int64 {
+    max(0, Int64(lseek(fd, 0, SEEK_CUR)))
+  }
+
+  /// Writes all of `bytes`, retrying on EINTR and short writes.
+  @discardableResult
+  static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Result<Void, Errno> {
+    var rest = bytes
+    while !rest.isEmpty {
+      #if canImport(Darwin)
+        let count = Darwin.write(fd, rest.baseAddress, rest.count)
+      #elseif canImport(Glibc)
+        let count = Glibc.write(fd, rest.baseAddress, rest.count)
+      #else
+        let count = Musl.write(fd, rest.baseAddress, rest.count)
+      #endif
+      if count < 0 {
+        if errno == EINTR { continue }
+        return .failure(Errno(errno))
+      }
+      rest = UnsafeRawBufferPointer(rebasing: rest[count...])
+    }
+    return .success(())
+  }
+
+  /// Closes a descriptor. EINTR is not retried: on Linux the descriptor is closed regardless.
+  static func close(_ fd: Int32) {
+    #if canImport(Darwin)
+      _ = Darwin.close(fd)
+    #elseif canImport(Glibc)
+      _ = Glibc.close(fd)
+    #else
+      _ = Musl.close(fd)
+    #endif
+  }
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A pipe for tests: `read` and `write` ends.
+struct Pipe {
+  let read: Int32
+  let write: Int32
+
+  init() {
+    var ends: [Int32] = [0, 0]
+    precondition(pipe(&ends) == 0, "pipe failed")
+    read = ends[0]
+    write = ends[1]
+  }
+
+  func send(_ text: String) {
+    let bytes = Array(text.utf8)
+    precondition(bytes.withUnsafeBytes { Glibc.write(write, $0.baseAddress, $0.count) } == bytes.count)
+  }
+}
+
+/// A fresh temporary directory, removed by `remove()`.
+struct TemporaryDirectory {
+  let path: String
+
+  init() {
+    path = NSTemporaryDirectory() + "io-tests-" + UUID().uuidString
+    try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+  }
+
+  func file(_ name: String) -> String { path + "/" + name }
+
+  func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// Appends `text` to the file at `path`, creating it.
+func append(_ text: String, to path: String) {
+  let fd = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o644)
+  precondition(fd >= 0, "open \(path) failed")
+  let bytes = Array(text.utf8)
+  _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+  close(fd)
+}
+
+/// Whether `fd` is open in this process.
+func isOpen(_ fd: Int32) -> Bool { fcntl(fd, F_GETFD) != -1 }
+
+/// The number of descriptors open in this process (Linux: entries of /proc/self/fd).
+func openDescriptorCount() -> Int {
+  (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+}
+
+/// Polls `condition` until it holds, for at most `seconds`.
+func eventually(seconds: Double = 5, _ condition: () -> Bool) -> Bool {
+  let deadline = Date(timeIntervalSinceNow: seconds)
+  while !condition() {
+    if Date() > deadline { return false }
+    usleep(2_000)
+  }
+  return true
+}
+
+/// What a descriptor refers to (device and inode), to tell it from a later reuse of its number.
+struct FileIdentity: Equatable {
+  var device: UInt64
+  var inode: UInt64
+
+  init?(_ fd: Int32) {
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { return nil }
+    device = UInt64(info.st_dev)
+    inode = UInt64(info.st_ino)
+  }
+}
+
+/// Whether `fd` is still open on the file it referred to when `identity` was taken; a number
+/// reused by another test for another file does not count.
+func isStillOpen(_ fd: Int32, _ identity: FileIdentity?) -> Bool {
+  identity != nil && FileIdentity(fd) == identity
+}

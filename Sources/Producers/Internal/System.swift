@@ -25,6 +25,23 @@ enum System {
     fcntl(fd, F_GETFD) != -1
   }
 
+  /// A close-on-exec duplicate of `fd`, sharing its open file (and offset), or the errno.
+  static func duplicate(_ fd: Int32) -> Result<Int32, Errno> {
+    let duplicate = fcntl(fd, F_DUPFD_CLOEXEC, 0)
+    return duplicate >= 0 ? .success(duplicate) : .failure(Errno(errno))
+  }
+
+  /// Whether `fd` is ready now for `events` (`POLLIN`, `POLLOUT`), without waiting. End of
+  /// file, a hang-up and an error count as ready: the next read or write will not block.
+  static func isReady(_ fd: Int32, for events: Int16) -> Bool {
+    var entry = pollfd(fd: fd, events: events, revents: 0)
+    while true {
+      let count = poll(&entry, 1, 0)
+      if count >= 0 { return count > 0 && entry.revents != 0 }
+      if errno != EINTR { return false }
+    }
+  }
+
   /// The access mode (`O_RDONLY`, `O_WRONLY` or `O_RDWR`) of an open descriptor.
   static func accessMode(_ fd: Int32) -> Int32 {
     fcntl(fd, F_GETFL) & O_ACCMODE

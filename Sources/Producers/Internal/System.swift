@@ -121,6 +121,34 @@ enum System {
     return .success(())
   }
 
+  /// Makes a one-way channel whose two ends are non-blocking and close-on-exec; its read and
+  /// write ends.
+  ///
+  /// On Linux it is a Unix-domain socket pair, made with both flags atomically (`pipe2` is not
+  /// visible to Swift without `_GNU_SOURCE`); elsewhere a pipe whose flags are set right after
+  /// `pipe`, so a process spawned by another thread in between can inherit the ends.
+  static func makePipe() -> Result<(read: Int32, write: Int32), Errno> {
+    var fds: [Int32] = [-1, -1]
+    #if canImport(Glibc)
+      let type = Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue)
+      guard socketpair(AF_UNIX, type, 0, &fds) == 0 else { return .failure(Errno(errno)) }
+      _ = shutdown(fds[0], Int32(SHUT_WR))
+      _ = shutdown(fds[1], Int32(SHUT_RD))
+    #else
+      guard pipe(&fds) == 0 else { return .failure(Errno(errno)) }
+      for fd in fds {
+        guard fcntl(fd, F_SETFD, FD_CLOEXEC) == 0,
+          fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) == 0
+        else {
+          let failure = Errno(errno)
+          fds.forEach(close)
+          return .failure(failure)
+        }
+      }
+    #endif
+    return .success((fds[0], fds[1]))
+  }
+
   /// Closes a descriptor. EINTR is not retried: on Linux the descriptor is closed regardless.
   static func close(_ fd: Int32) {
     #if canImport(Darwin)

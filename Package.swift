@@ -15,6 +15,8 @@ let package = Package(
     .executableTarget(name: "follow", dependencies: ["Producers"]),
     .testTarget(name: "IndefiniteObservableTests", dependencies: ["IndefiniteObservable"]),
     .testTarget(name: "ProducersTests", dependencies: ["Producers"]),
+    // Runs the built `follow` program as a child process; it needs no module of ours.
+    .testTarget(name: "FollowTests"),
   ],
   swiftLanguageModes: [.v6]
 )

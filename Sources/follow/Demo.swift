@@ -35,7 +35,7 @@ final class Demo {
     let wait = demoOptions.rotateWait
     Output.note(
       "demo: following \(path) while a writer appends \(Self.lineCount) lines and rotates it")
-    let follower = Follower(options: demoOptions, queue: queue) { [unowned self] line in
+    let follower = Follower(options: demoOptions, queue: queue) { [unowned self] _, line in
       self.received.append(line)
       Output.line(line)
     } onStop: { [unowned self] in

@@ -20,10 +20,20 @@ struct FileIdentity: Equatable {
 
   /// The identity of the file at `path` now, or nil when there is none.
   init?(path: String) {
-    var info = stat()
-    guard stat(path, &info) == 0 else { return nil }
+    guard let info = Self.status(path: path) else { return nil }
     self.init(info)
   }
+
+  /// The `stat` of `path`, following links, or nil when there is nothing there.
+  static func status(path: String) -> stat? {
+    var info = stat()
+    return stat(path, &info) == 0 ? info : nil
+  }
+}
+
+extension stat {
+  /// Whether this describes a directory.
+  var isDirectory: Bool { (st_mode & S_IFMT) == S_IFDIR }
 }
 
 /// Why `follow` cannot follow a path; reported with exit status 2.

@@ -43,6 +43,9 @@ final class FollowedPath {
     self.queue = queue
     self.rotateWait = rotateWait
     self.print = print
+    if case let info? = FileIdentity.status(path: path), info.isDirectory {
+      throw FollowError(description: "cannot follow \(path): it is a directory")
+    }
     let changes: ValueObservable<FileChange>
     do {
       changes = try FileWatch.changes(at: path, on: queue)

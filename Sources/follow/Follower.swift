@@ -66,6 +66,7 @@ final class Follower {
         [unowned self] signal in
         self.stop(because: "\(signal)")
       })
+    Output.note("following \(options.paths.joined(separator: ", "))")
   }
 
   /// Lines printed per path, in the order the paths were given.

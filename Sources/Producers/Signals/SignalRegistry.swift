@@ -69,12 +69,11 @@ final class SignalRegistry: @unchecked Sendable {
     lock.withLock {
       subscribers.append(subscriber)
       for number in subscriber.signals {
-        if installations[number] != nil {
-          installations[number]!.subscriptions += 1
-        } else {
+        if installations[number] == nil {
           let previous = SignalHandler.install(number)
-          installations[number] = Installation(subscriptions: 1, previous: previous)
+          installations[number] = Installation(subscriptions: 0, previous: previous)
         }
+        installations[number]?.subscriptions += 1
       }
     }
   }

@@ -54,8 +54,8 @@ public enum Signals {
     try deliveries(of: signals, on: queue)
   }
 
-  /// A stream of the deliveries of `signals` to this process; see
-  /// ``deliveries(of:on:)-(UnixSignal...,_)``.
+  /// A stream of the deliveries of `signals` to this process, for a list built at run time; the
+  /// same as the variadic form.
   ///
   /// - Throws: ``SignalError`` for a signal that cannot be caught or does not exist, for an
   ///   empty list, and when the process has no descriptor left for the signal pipe.

@@ -32,9 +32,11 @@ func sendToProcess(_ signal: UnixSignal) {
 
 /// A signal's disposition, as `sigaction` reports it: handler, flags and blocked signals.
 ///
-/// glibc's `sigaction` adds `SA_RESTORER` (with its own restorer) to every action it installs,
-/// so a disposition never set since the process started (flags 0) reads back with that flag
-/// once anybody has put it back. The flag only says how a handler returns; it is left out here.
+/// Two details that change no behaviour are left out, so that "the same disposition" means the
+/// same behaviour: glibc's `sigaction` adds `SA_RESTORER` to every action it installs (a
+/// disposition never set since the process started reads flags 0, and the flag once anybody put
+/// it back); and the mask of SIG_DFL or SIG_IGN, which applies to no handler (ThreadSanitizer's
+/// `sigaction` fills it when it installs SIG_DFL).
 struct Disposition: Equatable, CustomStringConvertible {
   var handler: UInt
   var flags: Int32
@@ -46,7 +48,8 @@ struct Disposition: Equatable, CustomStringConvertible {
     precondition(sigaction(signal, nil, &action) == 0, "sigaction(\(signal)) failed")
     handler = action.handlerBits
     flags = action.sa_flags & ~restorerFlag
-    mask = (1...64).filter { sigismember(&action.sa_mask, $0) == 1 }
+    let runsHandler = handler > 1
+    mask = runsHandler ? (1...64).filter { sigismember(&action.sa_mask, $0) == 1 } : []
   }
 
   /// Installs a disposition: the harmless handler (SIG_IGN when `ignore`), with `flags` and

@@ -11,10 +11,10 @@ import Dispatch
 /// `init`, and `pending`, read and written only under the lock of the entry's storage.
 @usableFromInline
 final class MulticastEntry<T>: @unchecked Sendable {
-  /// The subscriber; unused (a no-op) for an owner-bound subscription, which has `ownerNext`.
+  /// The subscriber of a plain subscription (a no-op for an owner-bound one).
   @usableFromInline let next: (T) -> Void
   /// The subscriber of an owner-bound subscription, called with the owner.
-  let ownerNext: ((AnyObject, T) -> Void)?
+  @usableFromInline let boundNext: ((AnyObject, T) -> Void)?
   /// The atomic words that say whether values are delivered.
   @usableFromInline let state: MulticastState
   /// Identifies the entry in its list, for removal.
@@ -23,10 +23,11 @@ final class MulticastEntry<T>: @unchecked Sendable {
   let queue: DispatchQueue?
   /// Whether the subscription ends after a number of deliveries (counted in `state`).
   let isLimited: Bool
-  /// The state of a delivering subscription: ``MulticastState/fast`` for a plain one.
+  /// The state of a delivering subscription: ``MulticastState/fast``,
+  /// ``MulticastState/bound`` or ``MulticastState/active``.
   let activeState: Int
   /// The object the subscription is bound to, if any: it ends when the object is gone.
-  weak var owner: AnyObject?
+  @usableFromInline weak var owner: AnyObject?
   /// The identity of `owner`, for unsubscribing by owner.
   let ownerID: ObjectIdentifier?
   /// Values sent while the entry was receiving its replay, delivered right after it.
@@ -43,29 +44,34 @@ final class MulticastEntry<T>: @unchecked Sendable {
     switch subscriber {
     case .plain(let next):
       self.next = next
-      self.ownerNext = nil
+      self.boundNext = nil
       self.ownerID = nil
-    case .owned(let owner, let ownerNext):
+    case .owned(let owner, let boundNext):
       self.next = { _ in }
-      self.ownerNext = ownerNext
+      self.boundNext = boundNext
       self.owner = owner
       self.ownerID = ObjectIdentifier(owner)
     }
     self.queue = queue
     self.isLimited = limit != nil
-    let isPlain = queue == nil && limit == nil && ownerID == nil
-    self.activeState = isPlain ? MulticastState.fast : MulticastState.active
-    self.state = .make(state: replaying ? MulticastState.replaying : activeState, remaining: limit ?? 0)
+    self.activeState =
+      switch (queue == nil && limit == nil, ownerID == nil) {
+      case (true, true): MulticastState.fast
+      case (true, false): MulticastState.bound
+      default: MulticastState.active
+      }
+    self.state = .make(
+      state: replaying ? MulticastState.replaying : activeState, remaining: limit ?? 0)
   }
 
   /// Calls the subscriber with `value`; returns false, without calling, if its owner is gone.
   func call(_ value: T) -> Bool {
-    guard let ownerNext else {
+    guard let boundNext else {
       next(value)
       return true
     }
     guard let owner else { return false }
-    ownerNext(owner, value)
+    boundNext(owner, value)
     return true
   }
 

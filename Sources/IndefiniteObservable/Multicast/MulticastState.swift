@@ -18,8 +18,11 @@ final class MulticastState: ManagedBuffer<Void, Int> {
   @inlinable static var fast: Int { 1 }
   /// Receiving its replay on the subscribing thread; values sent meanwhile wait in the entry.
   @inlinable static var replaying: Int { 2 }
-  /// Active, with a queue, a limit or an owner: the send loop takes the slow path.
+  /// Active, with a queue or a limit: the send loop takes the slow path.
   @inlinable static var active: Int { 3 }
+  /// Active, and bound to an owner (synchronous, no limit): the send loop loads the owner and
+  /// calls it directly.
+  @inlinable static var bound: Int { 4 }
 
   /// Makes the words of a subscription that starts in `state` with `remaining` deliveries.
   static func make(state: Int, remaining: Int) -> MulticastState {
@@ -31,7 +34,7 @@ final class MulticastState: ManagedBuffer<Void, Int> {
     return unsafeDowncast(buffer, to: MulticastState.self)
   }
 
-  /// The delivery state: one of ``ended``, ``fast``, ``replaying``, ``active``.
+  /// The delivery state: one of ``ended``, ``fast``, ``replaying``, ``active``, ``bound``.
   @inlinable var delivery: Int {
     withUnsafeMutablePointerToElements { cio_atomic_load_acquire($0) }
   }

@@ -65,17 +65,20 @@ final class MulticastStorage<T>: @unchecked Sendable {
   func deliver(_ value: T, to subscribers: ContiguousArray<MulticastEntry<T>>) {
     for index in subscribers.indices {
       let entry = subscribers[index]
-      if entry.state.delivery == MulticastState.fast {
+      let state = entry.state.delivery
+      if state == MulticastState.fast {
         entry.next(value)  // The fast path: a plain subscriber that is still subscribed.
+      } else if state == MulticastState.bound, let owner = entry.owner {
+        entry.boundNext?(owner, value)  // An owner-bound subscriber whose owner is alive.
       } else {
         deliverSlowly(value, to: entry)
       }
     }
   }
 
-  /// Delivers to an entry that is not a plain active subscriber: one that has ended, is
-  /// receiving its replay, or has a queue, a limit or an owner.
-    @usableFromInline
+  /// Delivers to an entry that the send loop does not call directly: one that has ended, lost
+  /// its owner, is receiving its replay, or has a queue or a limit.
+  @usableFromInline
   func deliverSlowly(_ value: T, to entry: MulticastEntry<T>) {
     var state = entry.state.delivery
     if state == MulticastState.replaying {
@@ -90,6 +93,8 @@ final class MulticastStorage<T>: @unchecked Sendable {
     }
     if state == MulticastState.fast {
       entry.next(value)
+    } else if state == MulticastState.bound {
+      call(value, entry)
     } else if state == MulticastState.active {
       if let queue = entry.queue {
         guard takeDelivery(from: entry) else { return }
@@ -309,7 +314,7 @@ private struct QueuedDelivery<T>: @unchecked Sendable {
   let entry: MulticastEntry<T>
   let value: T
 
-  func run() {
+  @Sendable func run() {
     guard entry.state.delivery != MulticastState.ended else { return }
     storage.call(value, entry)
   }

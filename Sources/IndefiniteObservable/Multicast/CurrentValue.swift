@@ -43,7 +43,7 @@ import Dispatch
 ///   unsubscribe or lose their owner); a subscription does not keep the holder alive.
 public final class CurrentValue<T>: ValueObservable<T> {
   @usableFromInline let storage: MulticastStorage<T>
-  private let isEqual: ((T, T) -> Bool)?
+  @usableFromInline let isEqual: ((T, T) -> Bool)?
 
   /// Creates a holder of `value` that delivers every write.
   public convenience init(_ value: T) {
@@ -70,6 +70,7 @@ public final class CurrentValue<T>: ValueObservable<T> {
   ///
   /// Reading and writing are safe from any thread. A write from several threads at once
   /// stores one value after the other; ``update(_:)`` makes a read-modify-write atomic.
+  @inlinable
   public var value: T {
     get { storage.read().value! }
     set {

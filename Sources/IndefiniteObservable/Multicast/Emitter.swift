@@ -203,6 +203,20 @@ extension Emitter where T: Sendable {
   }
 }
 
+extension Emitter where T == Void {
+  /// Sends an event that carries no value: `send()` for `send(())`.
+  ///
+  /// ```swift
+  /// let didTap = Emitter<Void>()
+  /// didTap.subscribe { print("tapped") }
+  /// didTap.send()
+  /// ```
+  @inlinable
+  public func send() {
+    send(())
+  }
+}
+
 // `@unchecked` because the superclass is not `Sendable`: its only state is the connect closure,
 // immutable, which captures nothing but the storage, itself `Sendable`.
 extension Emitter: @unchecked Sendable where T: Sendable {}

@@ -282,11 +282,13 @@ final class MulticastStorage<T>: @unchecked Sendable {
   }
 
   /// The last value and its version, for compare-and-send.
+  @usableFromInline
   func read() -> (value: T?, version: Int) {
     lock.withLock { (last, version) }
   }
 
   /// Sends `value` if no value was stored since `version` was read; false otherwise.
+  @inlinable
   func send(_ value: T, ifVersion expected: Int) -> Bool {
     lock.lock()
     guard version == expected else {

@@ -22,6 +22,15 @@ import Testing
     #expect(emitter.lastValue == 1)
   }
 
+  @Test func anEmitterOfVoidSendsWithoutAnArgument() {
+    let didTap = Emitter<Void>()
+    var taps = 0
+    didTap.subscribe { taps += 1 }
+    didTap.send()
+    didTap.send()
+    #expect(taps == 2)
+  }
+
   @Test func subscribersRunOnTheSendingThread() {
     let key = DispatchSpecificKey<String>()
     let queue = DispatchQueue(label: "sender")

@@ -74,6 +74,7 @@ public final class Emitter<T>: ValueObservable<T> {
   ///   - limit: End the subscription after this many values (the replayed one included); nil
   ///     for no limit. A limit of zero or less delivers nothing and returns an ended
   ///     subscription.
+  ///   - next: Called with each value.
   /// - Returns: The subscription; dropping it does not unsubscribe.
   @discardableResult
   public func subscribe(

@@ -20,8 +20,9 @@ import Dispatch
 /// - Threading: ``send(_:)``, subscribing and unsubscribing are safe from any thread, at once.
 ///   Subscribers are called synchronously on the sending thread, unless they gave a queue.
 ///   Values from one thread arrive in the order it sent them (for a queue subscriber, when the
-///   queue is serial). Values sent from several threads at once reach a subscriber on several
-///   threads at once: subscribe with a serial queue if it needs them one at a time.
+///   queue is serial). Values sent from several threads at once reach a subscriber (and the
+///   operators chained on the emitter) on several threads at once: subscribe with a serial queue
+///   if it needs them one at a time.
 /// - Unsubscribing: once ``Subscription/unsubscribe()`` returns, no delivery to that subscription
 ///   begins, including values already waiting on its queue. A delivery that had begun on another
 ///   thread may still be running.
@@ -53,7 +54,7 @@ public final class Emitter<T>: ValueObservable<T> {
   /// Synchronous subscribers have been called when this returns (on this thread, in the order
   /// they subscribed); queue subscribers have their delivery enqueued. Callable from any
   /// thread, including from a subscriber (see the type's re-entrancy rule). It allocates nothing
-  /// unless a subscriber has a queue.
+  /// unless a subscriber has a queue or a limited subscription ends during it.
   @inlinable
   public func send(_ value: T) {
     storage.send(value)
@@ -72,8 +73,7 @@ public final class Emitter<T>: ValueObservable<T> {
   ///   - replayingLast: Deliver the last value sent, if any, before this returns. Values sent
   ///     from other threads meanwhile arrive after it, never before.
   ///   - limit: End the subscription after this many values (the replayed one included); nil
-  ///     for no limit. A limit of zero or less delivers nothing and returns an ended
-  ///     subscription.
+  ///     for no limit. A limit of zero or less delivers nothing.
   ///   - next: Called with each value.
   /// - Returns: The subscription; dropping it does not unsubscribe.
   @discardableResult

@@ -10,7 +10,8 @@ let package = Package(
     .executable(name: "follow", targets: ["follow"]),
   ],
   targets: [
-    .target(name: "IndefiniteObservable"),
+    .target(name: "CIndefiniteObservableAtomics"),
+    .target(name: "IndefiniteObservable", dependencies: ["CIndefiniteObservableAtomics"]),
     .target(name: "Producers", dependencies: ["IndefiniteObservable"]),
     .executableTarget(name: "follow", dependencies: ["Producers"]),
     .testTarget(name: "IndefiniteObservableTests", dependencies: ["IndefiniteObservable"]),

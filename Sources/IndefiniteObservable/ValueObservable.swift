@@ -23,6 +23,7 @@ open class ValueObservable<T>: IndefiniteObservable<ValueObserver<T>> {
   /// - Parameter connect: Registers the observer with a source and returns the closure that
   ///   unregisters it (or ``noopDisconnect()`` when there is nothing to undo). It is not called
   ///   here, only on subscription.
+  @inlinable
   public override init(_ connect: @escaping (ValueObserver<T>) -> Disconnect) {
     connectNext = { next in connect(ValueObserver(next)) }
     super.init(connect)

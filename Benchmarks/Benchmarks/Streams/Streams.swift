@@ -14,6 +14,9 @@ let benchmarks: @Sendable () -> Void = {
   )
   chainBenchmarks()
   subscriptionBenchmarks()
+  fanOutBenchmarks()
+  contendedSendBenchmarks()
+  asyncBridgeBenchmarks()
   memoryBenchmarks()
 }
 

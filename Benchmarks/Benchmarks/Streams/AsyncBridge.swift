@@ -1,0 +1,38 @@
+import AsyncAlgorithms
+import Benchmark
+import IndefiniteObservable
+
+/// Scenario 5: values reaching a task through an AsyncSequence. One sample is 1,000 values.
+func asyncBridgeBenchmarks() {
+  let scenario = "async bridge"
+
+  // The values are buffered, then read by the same task, as our bridge is read below.
+  Benchmark(name(scenario, "AsyncStream")) { benchmark in
+    let (stream, continuation) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .unbounded)
+    benchmark.startMeasurement()
+    for value in benchmark.scaledIterations { continuation.yield(value) }
+    var iterator = stream.makeAsyncIterator()
+    for _ in benchmark.scaledIterations {
+      if let value = await iterator.next() { deliver(value) }
+    }
+    benchmark.stopMeasurement()
+    continuation.finish()
+  }
+
+  // A channel has no buffer: each send waits for the consumer, so it needs a second task.
+  Benchmark(name(scenario, "AsyncChannel (swift-async-algorithms)")) { benchmark in
+    let channel = AsyncChannel<Int>()
+    let count = benchmark.scaledIterations.count
+    benchmark.startMeasurement()
+    let producer = Task {
+      for value in 0..<count { await channel.send(value) }
+    }
+    var iterator = channel.makeAsyncIterator()
+    for _ in 0..<count {
+      if let value = await iterator.next() { deliver(value) }
+    }
+    await producer.value
+    benchmark.stopMeasurement()
+    channel.finish()
+  }
+}

@@ -8,12 +8,13 @@ func asyncBridgeBenchmarks() {
 
   // The values are buffered, then read by the same task, as our bridge is read below.
   Benchmark(name(scenario, "AsyncStream")) { benchmark in
+    let receiver = Receiver()
     let (stream, continuation) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .unbounded)
     benchmark.startMeasurement()
     for value in benchmark.scaledIterations { continuation.yield(value) }
     var iterator = stream.makeAsyncIterator()
     for _ in benchmark.scaledIterations {
-      if let value = await iterator.next() { deliver(value) }
+      if let value = await iterator.next() { receiver.receive(value) }
     }
     benchmark.stopMeasurement()
     continuation.finish()
@@ -21,6 +22,7 @@ func asyncBridgeBenchmarks() {
 
   // A channel has no buffer: each send waits for the consumer, so it needs a second task.
   Benchmark(name(scenario, "AsyncChannel (swift-async-algorithms)")) { benchmark in
+    let receiver = Receiver()
     let channel = AsyncChannel<Int>()
     let count = benchmark.scaledIterations.count
     benchmark.startMeasurement()
@@ -29,7 +31,7 @@ func asyncBridgeBenchmarks() {
     }
     var iterator = channel.makeAsyncIterator()
     for _ in 0..<count {
-      if let value = await iterator.next() { deliver(value) }
+      if let value = await iterator.next() { receiver.receive(value) }
     }
     await producer.value
     benchmark.stopMeasurement()

@@ -8,11 +8,12 @@ func chainBenchmarks() {
   let scenario = "chain"
 
   Benchmark(name(scenario, "IndefiniteObservable")) { benchmark in
+    let receiver = Receiver()
     let source = CallbackList<Int>()
     let subscription = source.stream
       .map { transform($0) }
       .filter { isIncluded($0) }
-      .subscribe { deliver($0) }
+      .subscribe { receiver.receive($0) }
     benchmark.startMeasurement()
     for value in benchmark.scaledIterations { source.send(value) }
     benchmark.stopMeasurement()
@@ -20,10 +21,11 @@ func chainBenchmarks() {
   }
 
   Benchmark(name(scenario, "hand-written closures (floor)")) { benchmark in
+    let receiver = Receiver()
     let source = CallbackList<Int>()
     let id = source.add { value in
       let transformed = transform(value)
-      if isIncluded(transformed) { deliver(transformed) }
+      if isIncluded(transformed) { receiver.receive(transformed) }
     }
     benchmark.startMeasurement()
     for value in benchmark.scaledIterations { source.send(value) }
@@ -32,11 +34,12 @@ func chainBenchmarks() {
   }
 
   Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
+    let receiver = Receiver()
     let subject = PassthroughSubject<Int, Never>()
     let cancellable = subject
       .map { transform($0) }
       .filter { isIncluded($0) }
-      .sink { deliver($0) }
+      .sink { receiver.receive($0) }
     benchmark.startMeasurement()
     for value in benchmark.scaledIterations { subject.send(value) }
     benchmark.stopMeasurement()
@@ -46,21 +49,23 @@ func chainBenchmarks() {
   // AsyncStream's cheapest path: the values are buffered, then read by the same task, so no
   // value waits for a suspended consumer to be scheduled. A consumer in another task costs more.
   Benchmark(name(scenario, "AsyncStream")) { benchmark in
+    let receiver = Receiver()
     let (stream, continuation) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .unbounded)
     benchmark.startMeasurement()
     for value in benchmark.scaledIterations { continuation.yield(value) }
     continuation.finish()
     for await value in stream.map({ transform($0) }).filter({ isIncluded($0) }) {
-      deliver(value)
+      receiver.receive(value)
     }
     benchmark.stopMeasurement()
   }
 
   Benchmark(name(scenario, "NotificationCenter")) { benchmark in
+    let receiver = Receiver()
     let center = NotificationCenter()
     let token = center.addObserver(forName: valueNotification, object: nil, queue: nil) {
       let transformed = transform($0.userInfo?[valueKey] as? Int ?? 0)
-      if isIncluded(transformed) { deliver(transformed) }
+      if isIncluded(transformed) { receiver.receive(transformed) }
     }
     benchmark.startMeasurement()
     for value in benchmark.scaledIterations {

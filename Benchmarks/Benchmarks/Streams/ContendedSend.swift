@@ -14,8 +14,9 @@ func contendedSendBenchmarks() {
   let scenario = "contended send"
 
   Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
+    let receiver = Receiver()
     let subject = PassthroughSubject<Int, Never>()
-    let cancellables = (0..<contendedSubscribers).map { _ in subject.sink { deliver($0) } }
+    let cancellables = (0..<contendedSubscribers).map { _ in subject.sink { receiver.receive($0) } }
     let sends = benchmark.scaledIterations.count * sendsPerOperation / 2
     let sender = UncheckedSendable(subject)
     let pair = ThreadPair()

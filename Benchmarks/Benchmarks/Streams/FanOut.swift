@@ -12,8 +12,9 @@ func fanOutBenchmarks() {
   let scenario = "fan-out"
 
   Benchmark(name(scenario, "hand-written closures (floor)")) { benchmark in
+    let receiver = Receiver()
     let source = CallbackList<Int>(capacity: fanOutSubscribers)
-    let ids = (0..<fanOutSubscribers).map { _ in source.add { deliver($0) } }
+    let ids = (0..<fanOutSubscribers).map { _ in source.add { receiver.receive($0) } }
     benchmark.startMeasurement()
     for value in 0..<benchmark.scaledIterations.count / fanOutSubscribers { source.send(value) }
     benchmark.stopMeasurement()
@@ -21,8 +22,9 @@ func fanOutBenchmarks() {
   }
 
   Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
+    let receiver = Receiver()
     let subject = PassthroughSubject<Int, Never>()
-    let cancellables = (0..<fanOutSubscribers).map { _ in subject.sink { deliver($0) } }
+    let cancellables = (0..<fanOutSubscribers).map { _ in subject.sink { receiver.receive($0) } }
     benchmark.startMeasurement()
     for value in 0..<benchmark.scaledIterations.count / fanOutSubscribers { subject.send(value) }
     benchmark.stopMeasurement()
@@ -30,10 +32,11 @@ func fanOutBenchmarks() {
   }
 
   Benchmark(name(scenario, "NotificationCenter")) { benchmark in
+    let receiver = Receiver()
     let center = NotificationCenter()
     let tokens = (0..<fanOutSubscribers).map { _ in
       center.addObserver(forName: valueNotification, object: nil, queue: nil) {
-        deliver($0.userInfo?[valueKey] as? Int ?? 0)
+        receiver.receive($0.userInfo?[valueKey] as? Int ?? 0)
       }
     }
     benchmark.startMeasurement()

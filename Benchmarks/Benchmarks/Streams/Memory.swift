@@ -18,13 +18,14 @@ func memoryBenchmarks() {
   let count = configuration.scalingFactor.rawValue
 
   Benchmark(name(scenario, "IndefiniteObservable"), configuration: configuration) { benchmark in
+    let receiver = Receiver()
     let source = CallbackList<Int>(capacity: count)
     let chain = source.stream.map { transform($0) }.filter { isIncluded($0) }
     var subscriptions: [StreamSubscription] = []
     subscriptions.reserveCapacity(count)
     benchmark.startMeasurement()
     for _ in benchmark.scaledIterations {
-      subscriptions.append(chain.subscribe { deliver($0) })
+      subscriptions.append(chain.subscribe { receiver.receive($0) })
     }
     benchmark.stopMeasurement()
     for subscription in subscriptions.reversed() { subscription.unsubscribe() }
@@ -32,6 +33,7 @@ func memoryBenchmarks() {
 
   Benchmark(name(scenario, "hand-written closures (floor)"), configuration: configuration) {
     benchmark in
+    let receiver = Receiver()
     let source = CallbackList<Int>(capacity: count)
     var ids: [Int] = []
     ids.reserveCapacity(count)
@@ -40,7 +42,7 @@ func memoryBenchmarks() {
       ids.append(
         source.add { value in
           let transformed = transform(value)
-          if isIncluded(transformed) { deliver(transformed) }
+          if isIncluded(transformed) { receiver.receive(transformed) }
         })
     }
     benchmark.stopMeasurement()
@@ -49,19 +51,21 @@ func memoryBenchmarks() {
 
   Benchmark(name(scenario, "OpenCombine PassthroughSubject"), configuration: configuration) {
     benchmark in
+    let receiver = Receiver()
     let subject = PassthroughSubject<Int, Never>()
     let publisher = subject.map { transform($0) }.filter { isIncluded($0) }
     var cancellables: [AnyCancellable] = []
     cancellables.reserveCapacity(count)
     benchmark.startMeasurement()
     for _ in benchmark.scaledIterations {
-      cancellables.append(publisher.sink { deliver($0) })
+      cancellables.append(publisher.sink { receiver.receive($0) })
     }
     benchmark.stopMeasurement()
     for cancellable in cancellables { cancellable.cancel() }
   }
 
   Benchmark(name(scenario, "NotificationCenter"), configuration: configuration) { benchmark in
+    let receiver = Receiver()
     let center = NotificationCenter()
     var tokens: [any NSObjectProtocol] = []
     tokens.reserveCapacity(count)
@@ -70,7 +74,7 @@ func memoryBenchmarks() {
       tokens.append(
         center.addObserver(forName: valueNotification, object: nil, queue: nil) {
           let transformed = transform($0.userInfo?[valueKey] as? Int ?? 0)
-          if isIncluded(transformed) { deliver(transformed) }
+          if isIncluded(transformed) { receiver.receive(transformed) }
         })
     }
     benchmark.stopMeasurement()

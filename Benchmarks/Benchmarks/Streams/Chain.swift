@@ -36,7 +36,8 @@ func chainBenchmarks() {
   Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
     let receiver = Receiver()
     let subject = PassthroughSubject<Int, Never>()
-    let cancellable = subject
+    let cancellable =
+      subject
       .map { transform($0) }
       .filter { isIncluded($0) }
       .sink { receiver.receive($0) }

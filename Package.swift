@@ -10,11 +10,14 @@ let package = Package(
     .executable(name: "follow", targets: ["follow"]),
   ],
   targets: [
-    .target(name: "IndefiniteObservable"),
+    .target(name: "CIndefiniteObservableAtomics"),
+    .target(name: "IndefiniteObservable", dependencies: ["CIndefiniteObservableAtomics"]),
     .target(name: "Producers", dependencies: ["IndefiniteObservable"]),
     .executableTarget(name: "follow", dependencies: ["Producers"]),
     .testTarget(name: "IndefiniteObservableTests", dependencies: ["IndefiniteObservable"]),
     .testTarget(name: "ProducersTests", dependencies: ["Producers"]),
+    // Runs the built `follow` program as a child process; it needs no module of ours.
+    .testTarget(name: "FollowTests"),
   ],
   swiftLanguageModes: [.v6]
 )

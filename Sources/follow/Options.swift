@@ -6,6 +6,8 @@ struct Options: Equatable {
   var heartbeat: Duration? = nil
   /// How long a rotated-away file must stay quiet before it is closed.
   var rotateWait: Duration = .seconds(2)
+  /// Whether `--rotate-wait` was on the command line (the demo picks its own otherwise).
+  var rotateWaitWasGiven = false
   /// Print the usage text and exit.
   var help = false
 
@@ -64,6 +66,7 @@ extension Options {
           heartbeat = duration
         } else {
           rotateWait = duration
+          rotateWaitWasGiven = true
         }
       default:
         throw UsageError(description: "unknown option \(argument)")

@@ -4,17 +4,17 @@
   import Darwin
 #endif
 
-// The example program is written with the Producers module; until then it only parses its
-// command line and says so.
+// follow: prints the lines appended to files as they arrive, across log rotation; see
+// Options.usage. The program's logic lives in nonisolated types: this top-level code only
+// parses the command line and hands over.
 do {
   let options = try Options(parsing: Array(CommandLine.arguments.dropFirst()))
   if options.help {
     print(Options.usage)
     exit(0)
   }
-  print("follow: not written yet; it arrives with the Producers module's file streams")
-  exit(1)
+  Program.run(options)
 } catch {
-  printError("follow: \(error)\n\n\(Options.usage)")
+  printError("\(error)\n\n\(Options.usage)")
   exit(2)
 }

@@ -96,10 +96,13 @@ import Testing
     #expect(throws: FileDescriptorError.negative(-1)) {
       try FileDescriptors.lines(of: -1, ownership: .callerCloses)
     }
+    // A closed descriptor: a high number, so that no test running in parallel reuses it.
     let pipe = Pipe()
+    let closed = dup2(pipe.read, 900)
+    close(closed)
     close(pipe.read)
-    #expect(throws: FileDescriptorError.notOpen(pipe.read)) {
-      try FileDescriptors.bytes(of: pipe.read, ownership: .callerCloses)
+    #expect(throws: FileDescriptorError.notOpen(closed)) {
+      try FileDescriptors.bytes(of: closed, ownership: .callerCloses)
     }
     #expect(throws: FileDescriptorError.notOpen(987_654)) {
       try FileDescriptors.readable(987_654, ownership: .callerCloses)
@@ -216,9 +219,10 @@ import Testing
     let readable = Recorder<Int>()
     let reading = try FileDescriptors.readable(pipe.read, ownership: .callerCloses)
       .subscribe(next: { available in
-        readable.record(available)
+        // Read before recording: once recorded, the test may unsubscribe and close the pipe.
         var byte: UInt8 = 0
         _ = read(pipe.read, &byte, 1)
+        readable.record(available)
       })
     pipe.send("x")
     #expect(readable.wait(forCount: 1))

@@ -32,20 +32,26 @@ struct LineDecoder: ChunkDecoder {
   mutating func decode(_ chunk: UnsafeRawBufferPointer, emit: (String) -> Bool) {
     var start = chunk.startIndex
     while start < chunk.endIndex {
-      guard let newline = chunk[start...].firstIndex(of: 0x0A) else {
-        partial.append(contentsOf: chunk[start...])
-        while partial.count >= maximumLength {
-          let line = String(decoding: partial.prefix(maximumLength), as: UTF8.self)
-          partial.removeFirst(maximumLength)
-          if !emit(line) { return }
-        }
+      let newline = chunk[start...].firstIndex(of: 0x0A)
+      var segment = chunk[start..<(newline ?? chunk.endIndex)]
+      // A line that would grow past the maximum is delivered in pieces of that length.
+      while partial.count + segment.count > maximumLength {
+        let count = maximumLength - partial.count
+        partial.append(contentsOf: segment.prefix(count))
+        segment = segment.dropFirst(count)
+        let piece = String(decoding: partial, as: UTF8.self)
+        partial.removeAll(keepingCapacity: true)
+        if !emit(piece) { return }
+      }
+      guard let newline else {
+        partial.append(contentsOf: segment)
         return
       }
       let line: String
       if partial.isEmpty {
-        line = Self.text(chunk[start..<newline])
+        line = Self.text(segment)
       } else {
-        partial.append(contentsOf: chunk[start..<newline])
+        partial.append(contentsOf: segment)
         line = partial.withUnsafeBytes { Self.text($0[...]) }
         partial.removeAll(keepingCapacity: true)
       }

@@ -1,16 +1,23 @@
+import Dispatch
 import IndefiniteObservable
 
-/// The descriptor of one stream, shared by its subscriptions: each subscription takes a lease
-/// and returns it once its reading has stopped for good (after its Dispatch source was
-/// cancelled); an owned descriptor is closed when the last lease comes back, or when the stream
-/// goes away without ever being subscribed.
+/// The descriptor a stream was made with, shared by the stream's subscriptions.
 ///
-/// `@unchecked Sendable`: `leases` and `closed` are read and written only under `lock`.
+/// Each subscription reads (and hands to Dispatch) a duplicate of the descriptor of its own,
+/// made by ``acquire()`` and closed by the subscription once Dispatch has let go of it. So the
+/// caller's descriptor is never registered with Dispatch: closing it after `unsubscribe()`
+/// returns is always safe, and a number reused later can never be confused with it.
+///
+/// An owned descriptor (``DescriptorOwnership/streamCloses``) is closed when the last active
+/// subscription disconnects, or when the stream goes away without ever being subscribed; a
+/// subscription made after that is refused with ``FileDescriptorError/closedByStream(_:)``.
+///
+/// `@unchecked Sendable`: `active` and `closed` are read and written only under `lock`.
 final class DescriptorHolder: @unchecked Sendable {
   let fd: Int32
   let ownership: DescriptorOwnership
   private let lock = Lock()
-  private var leases = 0
+  private var active = 0
   private var closed = false
 
   init(fd: Int32, ownership: DescriptorOwnership) {
@@ -22,21 +29,28 @@ final class DescriptorHolder: @unchecked Sendable {
     if ownership == .streamCloses && !closed { System.close(fd) }
   }
 
-  /// Takes a lease, or says why the descriptor cannot be used any more.
-  func acquire() -> FileDescriptorError? {
+  /// Starts one subscription's use: a close-on-exec duplicate of the descriptor, which the
+  /// subscription owns, or why there is none. Each success must be matched by ``endUse()``.
+  func acquire() -> Result<Int32, FileDescriptorError> {
     lock.withLock {
-      if closed { return .closedByStream(fd) }
-      guard System.isOpen(fd) else { return .notOpen(fd) }
-      leases += 1
-      return nil
+      if closed { return .failure(.closedByStream(fd)) }
+      switch System.duplicate(fd) {
+      case .success(let duplicate):
+        active += 1
+        return .success(duplicate)
+      case .failure(let errno) where errno.rawValue == EBADF:
+        return .failure(.notOpen(fd))
+      case .failure(let errno):
+        return .failure(.duplicateFailed(fd, errno))
+      }
     }
   }
 
-  /// Returns a lease; closes an owned descriptor when it was the last one.
-  func release() {
+  /// Ends one subscription's use; closes an owned descriptor when it was the last.
+  func endUse() {
     let close = lock.withLock {
-      leases -= 1
-      guard leases == 0, ownership == .streamCloses else { return false }
+      active -= 1
+      guard active == 0, ownership == .streamCloses else { return false }
       closed = true
       return true
     }
@@ -60,5 +74,58 @@ final class CancellationFlag: @unchecked Sendable {
       defer { value = true }
       return !value
     }
+  }
+}
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// The cancellation of a Dispatch source that a disconnect may ask for at any moment, even
+/// before the source has registered with the system.
+///
+/// Cancelling a read or write source before its asynchronous registration finished, then
+/// closing its descriptor in the cancel handler, crashed libdispatch's event loop on Linux
+/// under load (seen in this package's tests). So a cancel asked for early waits for the
+/// registration handler, which carries it out.
+///
+/// `@unchecked Sendable`: `registered` and `cancelled` are read and written only under `lock`;
+/// `source` is immutable and thread-safe.
+final class SourceCancellation: @unchecked Sendable {
+  private let lock = Lock()
+  private var registered = false
+  private var cancelled = false
+  private let source: any DispatchSourceProtocol
+
+  /// Installs the registration handler on `source`, which must not be activated yet.
+  init(_ source: any DispatchSourceProtocol) {
+    self.source = source
+    source.setRegistrationHandler(handler: didRegister)
+  }
+
+  /// Whether ``cancel()`` was called.
+  var isCancelled: Bool { lock.withLock { cancelled } }
+
+  /// Asks for cancellation: at once when the source has registered, else on registration.
+  /// True only for the first call.
+  func cancel() -> Bool {
+    let (first, now) = lock.withLock {
+      defer { cancelled = true }
+      return (!cancelled, !cancelled && registered)
+    }
+    if now { source.cancel() }
+    return first
+  }
+
+  @Sendable private func didRegister() {
+    let cancelNow = lock.withLock {
+      registered = true
+      return cancelled
+    }
+    if cancelNow { source.cancel() }
   }
 }

@@ -12,6 +12,9 @@ public enum FileDescriptorError: Error, Hashable, Sendable, CustomStringConverti
   case notWritable(Int32)
   /// The stream owned the descriptor and already closed it (its last subscription ended).
   case closedByStream(Int32)
+  /// The stream could not make the duplicate of the descriptor that a subscription reads
+  /// (the process is out of descriptors, say); reported on the status channel.
+  case duplicateFailed(Int32, Errno)
   /// A read failed with a system error; the stream stopped reading this subscription.
   case readFailed(Int32, Errno)
 
@@ -25,6 +28,8 @@ public enum FileDescriptorError: Error, Hashable, Sendable, CustomStringConverti
     case .notWritable(let fd): "file descriptor \(fd) is not open for writing"
     case .closedByStream(let fd):
       "file descriptor \(fd) was closed by its stream when its last subscription ended"
+    case .duplicateFailed(let fd, let errno):
+      "cannot duplicate file descriptor \(fd) for a subscription: \(errno)"
     case .readFailed(let fd, let errno): "reading file descriptor \(fd) failed: \(errno)"
     }
   }

@@ -24,10 +24,11 @@ import IndefiniteObservable
 ///   descriptor opened in the wrong direction are a thrown ``FileDescriptorError``, because
 ///   Dispatch crashes on -1 and goes silent on the others.
 /// - Ownership: ``DescriptorOwnership/streamCloses`` hands the descriptor to the stream, which
-///   closes it when its last subscription ends (after Dispatch stopped watching it), or when the
-///   stream is released without ever being subscribed; ``DescriptorOwnership/callerCloses``
-///   leaves it open. Never close a descriptor while a subscription watches it: close it after
-///   `unsubscribe()`, or let the stream do it.
+///   closes it when its last active subscription unsubscribes, or when the stream is released
+///   without ever being subscribed; ``DescriptorOwnership/callerCloses`` leaves it open. Each
+///   subscription reads a close-on-exec duplicate of its own, which the stream closes once
+///   Dispatch has let go of it, so closing your descriptor after `unsubscribe()` returns is
+///   always safe. Do not close it while subscribed: new subscriptions would fail.
 /// - Threading: values and statuses are delivered on a private serial queue per subscription,
 ///   which targets `queue` when you give one (so delivery is serial even on a concurrent
 ///   queue). Subscribe and unsubscribe from any thread. When `unsubscribe()` is called on the
@@ -108,7 +109,7 @@ public enum FileDescriptors {
     on queue: DispatchQueue? = nil
   ) throws(FileDescriptorError) -> DescriptorObservable<Int> {
     try validate(fd, direction: O_WRONLY, error: .notReadable(fd), allowDirectory: false)
-    return readiness(fd, ownership: ownership, queue: queue) { fd, queue in
+    return readiness(fd, ownership: ownership, queue: queue, events: Int16(POLLIN)) { fd, queue in
       DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
     }
   }
@@ -126,7 +127,8 @@ public enum FileDescriptors {
     on queue: DispatchQueue? = nil
   ) throws(FileDescriptorError) -> DescriptorObservable<Int> {
     try validate(fd, direction: O_RDONLY, error: .notWritable(fd), allowDirectory: false)
-    return readiness(fd, ownership: ownership, queue: queue) { fd, queue in
+    return readiness(fd, ownership: ownership, queue: queue, events: Int16(POLLOUT)) {
+      fd, queue in
       DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
     }
   }
@@ -156,18 +158,18 @@ public enum FileDescriptors {
     let isRegular = (try? System.status(fd).get()).map(System.isRegular) ?? false
     return DescriptorObservable { observer in
       let delivery = DispatchQueue(label: "IndefiniteObservable.FileDescriptors", target: queue)
-      if let failure = holder.acquire() {
-        let report = UncheckedSendable { observer.status(.failed(failure)) }
-        delivery.async { report.value() }
-        return noopDisconnect
+      let fd: Int32
+      switch holder.acquire() {
+      case .success(let duplicate): fd = duplicate
+      case .failure(let failure): return report(failure, to: observer, on: delivery)
       }
       guard isRegular else {
         let reader = SourceReader(
-          holder: holder, decoder: decoder(), observer: observer, queue: delivery)
+          holder: holder, fd: fd, decoder: decoder(), observer: observer, queue: delivery)
         return reader.disconnect
       }
       let reader = FileReader(
-        holder: holder, decoder: decoder(), observer: observer, queue: delivery,
+        holder: holder, fd: fd, decoder: decoder(), observer: observer, queue: delivery,
         following: refill != nil)
       let refilling = refill?.subscribe { reader.refill() }
       return {
@@ -181,20 +183,33 @@ public enum FileDescriptors {
     _ fd: Int32,
     ownership: DescriptorOwnership,
     queue: DispatchQueue?,
+    events: Int16,
     makeSource: @escaping (Int32, DispatchQueue) -> any DispatchSourceProtocol
   ) -> DescriptorObservable<Int> {
     let holder = DescriptorHolder(fd: fd, ownership: ownership)
     return DescriptorObservable { observer in
       let delivery = DispatchQueue(label: "IndefiniteObservable.FileDescriptors", target: queue)
-      if let failure = holder.acquire() {
-        let report = UncheckedSendable { observer.status(.failed(failure)) }
-        delivery.async { report.value() }
-        return noopDisconnect
+      switch holder.acquire() {
+      case .success(let fd):
+        let watcher = ReadinessWatcher(
+          holder: holder, fd: fd, queue: delivery, events: events, makeSource: makeSource,
+          next: observer.next)
+        return watcher.disconnect
+      case .failure(let failure):
+        return report(failure, to: observer, on: delivery)
       }
-      let watcher = ReadinessWatcher(
-        holder: holder, source: makeSource(fd, delivery), next: observer.next)
-      return watcher.disconnect
     }
+  }
+
+  /// Reports a subscription that could not start on its status channel, on the delivery queue.
+  private static func report<Value>(
+    _ failure: FileDescriptorError,
+    to observer: DescriptorObserver<Value>,
+    on queue: DispatchQueue
+  ) -> Disconnect {
+    let report = UncheckedSendable { observer.status(.failed(failure)) }
+    queue.async { report.value() }
+    return noopDisconnect
   }
 }
 

@@ -8,11 +8,12 @@ import IndefiniteObservable
 /// this reader runs read passes on the delivery queue instead, and uses `pread` with its own
 /// offset so it never moves the descriptor's offset.
 ///
-/// `@unchecked Sendable`: `decoder`, `observer`, `offset` and `reportedEnd` are used
-/// only by `readToEnd` and `release`, which run on the serial delivery queue; `pending` is
-/// guarded by `lock`; `cancellation` is thread-safe; the rest is immutable.
+/// `@unchecked Sendable`: `decoder`, `observer`, `offset` and `reportedEnd` are used only by
+/// `readToEnd` and `release`, which run on the serial delivery queue; `pending` is guarded by
+/// `lock`; `cancellation` and `holder` are thread-safe; the rest is immutable.
 final class FileReader<Decoder: ChunkDecoder>: @unchecked Sendable {
   private let holder: DescriptorHolder
+  private let fd: Int32
   private let queue: DispatchQueue
   private let following: Bool
   private var decoder: Decoder
@@ -23,22 +24,24 @@ final class FileReader<Decoder: ChunkDecoder>: @unchecked Sendable {
   private var pending = false
   private let cancellation = CancellationFlag()
 
-  /// Schedules the first pass; the caller has taken a lease on `holder`, which `release`
-  /// returns. `following` keeps an unfinished last line for the next pass instead of flushing
+  /// Schedules the first pass over `fd`, a duplicate acquired from `holder`, which the reader
+  /// now owns. `following` keeps an unfinished last line for the next pass instead of flushing
   /// it at end of file.
   init(
     holder: DescriptorHolder,
+    fd: Int32,
     decoder: Decoder,
     observer: DescriptorObserver<Decoder.Value>,
     queue: DispatchQueue,
     following: Bool
   ) {
     self.holder = holder
+    self.fd = fd
     self.decoder = decoder
     self.observer = observer
     self.queue = queue
     self.following = following
-    self.offset = System.offset(holder.fd)
+    self.offset = System.offset(fd)
     refill()
   }
 
@@ -60,7 +63,7 @@ final class FileReader<Decoder: ChunkDecoder>: @unchecked Sendable {
       observer.next(value)
       return true
     }
-    if case .success(let info) = System.status(holder.fd), Int64(info.st_size) < offset {
+    if case .success(let info) = System.status(fd), Int64(info.st_size) < offset {
       offset = 0
       decoder.reset()
       observer.status(.truncated)
@@ -69,7 +72,7 @@ final class FileReader<Decoder: ChunkDecoder>: @unchecked Sendable {
     let failure = withUnsafeTemporaryAllocation(byteCount: 65_536, alignment: 1) {
       buffer -> Errno? in
       while !cancellation.isCancelled {
-        switch System.read(holder.fd, into: buffer, at: offset) {
+        switch System.read(fd, into: buffer, at: offset) {
         case .success(0):
           return nil
         case .success(let count):
@@ -96,15 +99,16 @@ final class FileReader<Decoder: ChunkDecoder>: @unchecked Sendable {
   }
 
   /// Runs once after disconnect, on the delivery queue, after any pass in progress: drops the
-  /// observer and returns the lease.
+  /// observer and closes the duplicate.
   @Sendable private func release() {
     observer = nil
-    holder.release()
+    System.close(fd)
   }
 
   /// The subscription's disconnect: stops delivery at once, then releases on the queue.
   func disconnect() {
     guard cancellation.cancel() else { return }
+    holder.endUse()
     queue.async(execute: release)
   }
 }

@@ -25,6 +25,23 @@ enum System {
     fcntl(fd, F_GETFD) != -1
   }
 
+  /// A close-on-exec duplicate of `fd`, sharing its open file (and offset), or the errno.
+  static func duplicate(_ fd: Int32) -> Result<Int32, Errno> {
+    let duplicate = fcntl(fd, F_DUPFD_CLOEXEC, 0)
+    return duplicate >= 0 ? .success(duplicate) : .failure(Errno(errno))
+  }
+
+  /// Whether `fd` is ready now for `events` (`POLLIN`, `POLLOUT`), without waiting. End of
+  /// file, a hang-up and an error count as ready: the next read or write will not block.
+  static func isReady(_ fd: Int32, for events: Int16) -> Bool {
+    var entry = pollfd(fd: fd, events: events, revents: 0)
+    while true {
+      let count = poll(&entry, 1, 0)
+      if count >= 0 { return count > 0 && entry.revents != 0 }
+      if errno != EINTR { return false }
+    }
+  }
+
   /// The access mode (`O_RDONLY`, `O_WRONLY` or `O_RDWR`) of an open descriptor.
   static func accessMode(_ fd: Int32) -> Int32 {
     fcntl(fd, F_GETFL) & O_ACCMODE
@@ -102,6 +119,34 @@ enum System {
       rest = UnsafeRawBufferPointer(rebasing: rest[count...])
     }
     return .success(())
+  }
+
+  /// Makes a one-way channel whose two ends are non-blocking and close-on-exec; its read and
+  /// write ends.
+  ///
+  /// On Linux it is a Unix-domain socket pair, made with both flags atomically (`pipe2` is not
+  /// visible to Swift without `_GNU_SOURCE`); elsewhere a pipe whose flags are set right after
+  /// `pipe`, so a process spawned by another thread in between can inherit the ends.
+  static func makePipe() -> Result<(read: Int32, write: Int32), Errno> {
+    var fds: [Int32] = [-1, -1]
+    #if canImport(Glibc)
+      let type = Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue)
+      guard socketpair(AF_UNIX, type, 0, &fds) == 0 else { return .failure(Errno(errno)) }
+      _ = shutdown(fds[0], Int32(SHUT_WR))
+      _ = shutdown(fds[1], Int32(SHUT_RD))
+    #else
+      guard pipe(&fds) == 0 else { return .failure(Errno(errno)) }
+      for fd in fds {
+        guard fcntl(fd, F_SETFD, FD_CLOEXEC) == 0,
+          fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) == 0
+        else {
+          let failure = Errno(errno)
+          fds.forEach(close)
+          return .failure(failure)
+        }
+      }
+    #endif
+    return .success((fds[0], fds[1]))
   }
 
   /// Closes a descriptor. EINTR is not retried: on Linux the descriptor is closed regardless.

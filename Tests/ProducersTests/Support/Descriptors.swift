@@ -20,7 +20,8 @@ struct Pipe {
 
   func send(_ text: String) {
     let bytes = Array(text.utf8)
-    precondition(bytes.withUnsafeBytes { Glibc.write(write, $0.baseAddress, $0.count) } == bytes.count)
+    let written = bytes.withUnsafeBytes { Glibc.write(write, $0.baseAddress, $0.count) }
+    precondition(written == bytes.count)
   }
 }
 

@@ -1,0 +1,135 @@
+#if canImport(Darwin)
+  import Darwin
+  import Dispatch
+  import IndefiniteObservable
+
+  /// The system watch behind a ``FileWatch`` stream, on Apple platforms: kqueue, through
+  /// Dispatch file-system sources on event-only descriptors (`O_EVTONLY`).
+  ///
+  /// A path watch has a source on the file and one on its parent directory: the file's says
+  /// what happens to the file, the directory's says when the name may point at another file,
+  /// which is then compared with the file being watched by device and inode.
+  ///
+  /// `@unchecked Sendable`: `observers` is thread-safe; `fileSource` and `identity` are used
+  /// only by the sources' handlers, which run on the serial queue `queue`; the other stored
+  /// properties are immutable.
+  final class FileWatcher: @unchecked Sendable {
+    let observers = ObserverList<FileChange>()
+    private let queue: DispatchQueue
+    private let path: String
+    private var fileSource: DispatchSourceFileSystemObject?
+    private var directorySource: DispatchSourceFileSystemObject?
+    private var identity: FileIdentity?
+
+    /// Watches `path`: the file there, and its name in its parent directory.
+    init(path: String, queue: DispatchQueue) throws(FileWatchError) {
+      self.path = path
+      self.queue = DispatchQueue(label: "IndefiniteObservable.FileWatch", target: queue)
+      let directoryFD = open(Self.directory(of: path), O_EVTONLY | O_CLOEXEC)
+      guard directoryFD >= 0 else { throw Self.error(path, Errno(System.errno)) }
+      let fileFD = open(path, O_EVTONLY | O_CLOEXEC)
+      guard fileFD >= 0 else {
+        let errno = Errno(System.errno)
+        close(directoryFD)
+        throw Self.error(path, errno)
+      }
+      self.queue.sync {
+        watchFile(fileFD)
+        let source = DispatchSource.makeFileSystemObjectSource(
+          fileDescriptor: directoryFD, eventMask: [.write], queue: self.queue)
+        source.setEventHandler { [weak self] in self?.directoryChanged() }
+        source.setCancelHandler { close(directoryFD) }
+        source.activate()
+        directorySource = source
+      }
+    }
+
+    /// Watches the file open as `fd`, through a duplicate of it that the watch owns.
+    init(descriptor: Int32, queue: DispatchQueue) throws(FileWatchError) {
+      path = ""
+      self.queue = DispatchQueue(label: "IndefiniteObservable.FileWatch", target: queue)
+      let duplicate = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+      guard duplicate >= 0 else { throw .watchFailed(Errno(System.errno)) }
+      self.queue.sync { watchFile(duplicate) }
+    }
+
+    deinit {
+      fileSource?.cancel()
+      directorySource?.cancel()
+    }
+
+    /// Starts a source on `fd`, which it owns and closes on cancel.
+    private func watchFile(_ fd: Int32) {
+      if case .success(let info) = System.status(fd) { identity = FileIdentity(info) }
+      let source = DispatchSource.makeFileSystemObjectSource(
+        fileDescriptor: fd, eventMask: [.write, .extend, .attrib, .link, .rename, .delete],
+        queue: queue)
+      source.setEventHandler { [unowned(unsafe) source, weak self] in
+        self?.fileChanged(source.data)
+      }
+      source.setCancelHandler { close(fd) }
+      source.activate()
+      fileSource = source
+    }
+
+    private func unwatchFile() {
+      fileSource?.cancel()
+      fileSource = nil
+      identity = nil
+    }
+
+    private func fileChanged(_ events: DispatchSource.FileSystemEvent) {
+      if !events.isDisjoint(with: [.write, .extend]) { observers.send(.modified) }
+      if !events.isDisjoint(with: [.attrib, .link]) { observers.send(.attributes) }
+      if events.contains(.rename) {
+        observers.send(.renamed)
+        if !path.isEmpty { unwatchFile() }
+      }
+      if events.contains(.delete) {
+        observers.send(.deleted)
+        if !path.isEmpty { unwatchFile() }
+      }
+    }
+
+    /// The directory changed: the name may now point at another file, or at none.
+    private func directoryChanged() {
+      var info = stat()
+      guard stat(path, &info) == 0 else {
+        if identity != nil {
+          observers.send(.deleted)
+          unwatchFile()
+        }
+        return
+      }
+      let atPath = FileIdentity(info)
+      guard atPath != identity else { return }
+      let replacing = identity != nil
+      unwatchFile()
+      let fd = open(path, O_EVTONLY | O_CLOEXEC)
+      guard fd >= 0 else { return }
+      watchFile(fd)
+      observers.send(replacing ? .replaced : .created)
+    }
+
+    private static func directory(of path: String) -> String {
+      guard let slash = path.lastIndex(of: "/") else { return "." }
+      return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    private static func error(_ path: String, _ errno: Errno) -> FileWatchError {
+      errno.rawValue == ENOENT || errno.rawValue == ENOTDIR
+        ? .notFound(path) : .notAccessible(path, errno)
+    }
+  }
+
+  /// Which file a `stat` describes: its device and inode.
+  private struct FileIdentity: Equatable {
+    var device: UInt64
+    var inode: UInt64
+
+    init(_ info: stat) {
+      device = UInt64(info.st_dev)
+      inode = UInt64(info.st_ino)
+    }
+  }
+#endif

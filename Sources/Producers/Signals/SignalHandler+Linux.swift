@@ -1,0 +1,29 @@
+#if os(Linux) || os(Android)
+  #if canImport(Glibc)
+    import Glibc
+  #elseif canImport(Musl)
+    import Musl
+  #elseif canImport(Bionic)
+    import Bionic
+  #endif
+
+  extension UnixSignal {
+    /// The highest signal number (`SIGRTMAX` of the kernel).
+    static var highestNumber: Int32 { 64 }
+  }
+
+  extension sigaction {
+    /// The handler of a `sigaction` that does not use `SA_SIGINFO`.
+    var handler: (@convention(c) (Int32) -> Void)? {
+      get { __sigaction_handler.sa_handler }
+      set { __sigaction_handler.sa_handler = newValue }
+    }
+  }
+
+  /// The calling thread's errno, without going through Swift's `errno` accessor; safe in a
+  /// signal handler.
+  @inline(__always)
+  func errnoLocation() -> UnsafeMutablePointer<Int32> {
+    __errno_location()
+  }
+#endif

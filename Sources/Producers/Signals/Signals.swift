@@ -1,0 +1,90 @@
+import Dispatch
+import IndefiniteObservable
+
+/// Streams of Unix signals delivered to this process: `SIGINT`, `SIGTERM`, `SIGHUP`, `SIGUSR1`,
+/// `SIGWINCH`, `SIGCHLD`, ...
+///
+/// ```swift
+/// let stop = try Signals.deliveries(of: .interrupt, .terminate)
+/// let subscription = stop.subscribe { signal in print("\(signal): shutting down") }
+/// // ...
+/// subscription.unsubscribe()
+/// ```
+///
+/// - Disposition: the first subscription to a signal installs this library's handler
+///   synchronously, so a signal sent after `subscribe` returns is delivered. While any
+///   subscription to a signal exists, its previous disposition (the default action, ignoring, or
+///   another handler, which is not chained) is suspended. When the last one unsubscribes, the
+///   previous disposition is back exactly (handler, mask and flags), and a signal sent while
+///   nobody subscribes meets it: the default action kills the process, as before.
+/// - Delivery queue: each subscription receives its signals on a private serial queue of its own,
+///   which targets `queue` when given, so deliveries of one subscription never overlap. Every
+///   run of the handler is one delivery, in the order the signals arrived; nothing is merged
+///   when a queue is busy (the deliveries wait in line). The system itself merges a standard
+///   signal sent again while it is still pending (not yet handled), as it does for any handler.
+/// - Unsubscribe from any thread. Called on the delivery queue, nothing more is delivered to
+///   that subscription after it returns; from another thread, a delivery already running may
+///   finish. A subscription does not receive signals handled before it subscribed.
+/// - Lifetime: dropping a subscription does not unsubscribe (subscriptions are
+///   attach-and-forget), and the handler stays installed until `unsubscribe()`. The first stream
+///   made in a process creates a self-pipe (two close-on-exec descriptors) and a Dispatch read
+///   source, which are kept for the life of the process and shared by every stream; nothing else
+///   outlives a subscription.
+/// - Threads: Dispatch's worker threads (and so Swift concurrency's on Linux) block signals, so
+///   `raise` called on one of them leaves the signal pending on that thread forever. To signal the
+///   process from such code, use `kill(getpid(), signal)`.
+/// - Do not handle the same signal with `DispatchSource.makeSignalSource` or your own
+///   `sigaction` while subscribed: the last handler installed wins, and the last unsubscribe puts
+///   back the disposition that was there at the first subscription.
+/// - Bad input: 0, negative and too large numbers, `SIGKILL`, `SIGSTOP`, the fault signals
+///   (`SIGSEGV`, `SIGBUS`, `SIGFPE`, `SIGILL`), numbers reserved by the C library and an empty
+///   list are a ``SignalError`` thrown when the stream is made.
+public enum Signals {
+  /// A stream of the deliveries of `signals` to this process.
+  ///
+  /// - Parameters:
+  ///   - signals: The signals to receive; duplicates are ignored.
+  ///   - queue: Where deliveries run: a private serial queue per subscription, targeting `queue`
+  ///     when given.
+  /// - Throws: ``SignalError`` for a signal that cannot be caught or does not exist, for an
+  ///   empty list, and when the process has no descriptor left for the signal pipe.
+  public static func deliveries(
+    of signals: UnixSignal..., on queue: DispatchQueue? = nil
+  ) throws(SignalError) -> ValueObservable<UnixSignal> {
+    try deliveries(of: signals, on: queue)
+  }
+
+  /// A stream of the deliveries of `signals` to this process, for a list built at run time; the
+  /// same as the variadic form.
+  ///
+  /// - Throws: ``SignalError`` for a signal that cannot be caught or does not exist, for an
+  ///   empty list, and when the process has no descriptor left for the signal pipe.
+  public static func deliveries(
+    of signals: [UnixSignal], on queue: DispatchQueue? = nil
+  ) throws(SignalError) -> ValueObservable<UnixSignal> {
+    guard !signals.isEmpty else { throw .noSignals }
+    for signal in signals { try validate(signal) }
+    let registry = SignalRegistry.shared
+    try registry.prepare()
+    let numbers = Set(signals.map(\.rawValue))
+    return ValueObservable { observer in
+      let delivery = DispatchQueue(label: "IndefiniteObservable.Signals.delivery", target: queue)
+      let subscriber = SignalSubscriber(signals: numbers, queue: delivery, next: observer.next)
+      registry.add(subscriber)
+      return { registry.remove(subscriber) }
+    }
+  }
+
+  private static func validate(_ signal: UnixSignal) throws(SignalError) {
+    guard (1...UnixSignal.highestNumber).contains(signal.rawValue) else {
+      throw .outOfRange(signal.rawValue)
+    }
+    switch signal {
+    case .kill, .stop: throw .notCatchable(signal)
+    case .segmentationViolation, .busError, .floatingPointException, .illegalInstruction:
+      throw .fault(signal)
+    default: break
+    }
+    guard SignalHandler.isAvailable(signal.rawValue) else { throw .reserved(signal) }
+  }
+}

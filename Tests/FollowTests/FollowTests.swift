@@ -1,0 +1,209 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The `follow` program, run as a user runs it: a child process, files written beside it,
+/// signals sent to it, and what it printed and its exit status checked.
+@Suite struct FollowTests {
+  @Test func printsAppendedLinesOfSeveralFilesWithTheirNamesAndSummarisesOnInterrupt() throws {
+    let scratch = Scratch()
+    defer { scratch.remove() }
+    append("before", to: scratch.file("a.log"))
+    append("before", to: scratch.file("b.log"))
+    let follow = try FollowProcess(["a.log", "b.log"], in: scratch.path)
+    #expect(follow.waitForNote("following a.log, b.log"))
+    append("a1", "a2", to: scratch.file("a.log"))
+    #expect(follow.waitForLines(2))
+    append("b1", to: scratch.file("b.log"))
+    #expect(follow.waitForLines(3))
+    follow.send(SIGINT)
+    #expect(follow.exitStatus() == 0)
+    #expect(follow.lines == ["a.log: a1", "a.log: a2", "b.log: b1"])
+    #expect(follow.errors.contains("stopped by SIGINT: lines 2 from a.log, 1 from b.log"))
+  }
+
+  @Test func aWriterHoldingItsDescriptorAcrossARenameLosesNoLine() throws {
+    let scratch = Scratch()
+    defer { scratch.remove() }
+    let log = scratch.file("app.log")
+    let writer = LogWriter(log)
+    let follow = try FollowProcess(["--rotate-wait", "1s", "app.log"], in: scratch.path)
+    #expect(follow.waitForNote("following app.log"))
+    writer.write("1")
+    #expect(follow.waitForLines(1))
+    rename(log, log + ".1")
+    writer.write("2")  // still into the old file
+    append("new 1", to: log)  // the new file appears
+    #expect(follow.waitForNote("following the new file"))
+    writer.write("3")  // the writer has not reopened yet
+    writer.reopen(log)
+    writer.write("new 2")
+    #expect(follow.waitForLines(5))
+    #expect(follow.waitForNote("closed the old file"))
+    follow.send(SIGTERM)
+    #expect(follow.exitStatus() == 0)
+    writer.close()
+    let lines = follow.lines
+    #expect(lines.sorted() == ["1", "2", "3", "new 1", "new 2"])
+    // Order within each file is kept.
+    #expect(lines.filter { !$0.hasPrefix("new") } == ["1", "2", "3"])
+    #expect(lines.filter { $0.hasPrefix("new") } == ["new 1", "new 2"])
+    #expect(follow.errors.contains("lines 5 from app.log"))
+  }
+
+  @Test func aFileDeletedWhileWrittenIsReadUntilQuietThenThePathIsAwaited() throws {
+    let scratch = Scratch()
+    defer { scratch.remove() }
+    let log = scratch.file("app.log")
+    let writer = LogWriter(log)
+    let follow = try FollowProcess(["--rotate-wait", "500ms", "app.log"], in: scratch.path)
+    #expect(follow.waitForNote("following app.log"))
+    unlink(log)
+    #expect(follow.waitForNote("deleted; reading the old file"))
+    writer.write("after delete")
+    #expect(follow.waitForLines(1))
+    #expect(follow.waitForNote("closed the old file"))
+    append("reborn", to: log)
+    #expect(follow.waitForLines(2))
+    follow.send(SIGINT)
+    #expect(follow.exitStatus() == 0)
+    writer.close()
+    #expect(follow.lines == ["after delete", "reborn"])
+  }
+
+  @Test func aRotateWaitOfZeroSwitchesAtOnceLikeTailF() throws {
+    let scratch = Scratch()
+    defer { scratch.remove() }
+    let log = scratch.file("app.log")
+    let writer = LogWriter(log)
+    let follow = try FollowProcess(["--rotate-wait", "0s", "app.log"], in: scratch.path)
+    #expect(follow.waitForNote("following app.log"))
+    writer.write("old 1")
+    #expect(follow.waitForLines(1))
+    rename(log, log + ".1")
+    #expect(follow.waitForNote("renamed; closed the old file"))
+    writer.write("old 2")  // into the renamed file, which is no longer read
+    append("new 1", to: log)
+    #expect(follow.waitForLines(2))
+    Thread.sleep(forTimeInterval: 0.2)
+    follow.send(SIGINT)
+    #expect(follow.exitStatus() == 0)
+    writer.close()
+    #expect(follow.lines == ["old 1", "new 1"])
+  }
+
+  @Test func aFileTruncatedInPlaceIsReadAgainFromItsStart() throws {
+    let scratch = Scratch()
+    defer { scratch.remove() }
+    let log = scratch.file("app.log")
+    append("one", "two", to: log)
+    let follow = try FollowProcess(["app.log"], in: scratch.path)
+    #expect(follow.waitForNote("following app.log"))
+    append("three", to: log)
+    #expect(follow.waitForLines(1))
+    truncate(log, 0)
+    #expect(follow.waitForNote("file truncated"))
+    append("again", to: log)
+    #expect(follow.waitForLines(2))
+    follow.send(SIGINT)
+    #expect(follow.exitStatus() == 0)
+    #expect(follow.lines == ["three", "again"])
+  }
+
+  @Test func manyRotationsLeaveTheDescriptorCountWhereItWas() throws {
+    let scratch = Scratch()
+    defer { scratch.remove() }
+    let log = scratch.file("app.log")
+    append("start", to: log)
+    let follow = try FollowProcess(["--rotate-wait", "0s", "app.log"], in: scratch.path)
+    #expect(follow.waitForNote("following app.log"))
+    let before = follow.openDescriptorCount
+    for rotation in 1...200 {
+      rename(log, log + ".1")
+      append("line \(rotation)", to: log)
+      #expect(follow.waitForLines(rotation))
+    }
+    #expect(follow.wait { _, _ in follow.openDescriptorCount <= before })
+    #expect(follow.openDescriptorCount == before)
+    follow.send(SIGINT)
+    #expect(follow.exitStatus() == 0)
+    #expect(follow.lines == (1...200).map { "line \($0)" })
+  }
+
+  @Test func hangupReopensAndKeepsFollowing() throws {
+    let scratch = Scratch()
+    defer { scratch.remove() }
+    let log = scratch.file("app.log")
+    append("start", to: log)
+    let follow = try FollowProcess(["app.log"], in: scratch.path)
+    #expect(follow.waitForNote("following app.log"))
+    follow.send(SIGHUP)
+    #expect(follow.waitForNote("SIGHUP: reopening"))
+    append("still here", to: log)
+    #expect(follow.waitForLines(1))
+    follow.send(SIGINT)
+    #expect(follow.exitStatus() == 0)
+    #expect(follow.lines == ["still here"])
+  }
+
+  @Test func binaryDataIsPrintedWithoutStoppingTheProgram() throws {
+    let scratch = Scratch()
+    defer { scratch.remove() }
+    let log = scratch.file("app.log")
+    append("start", to: log)
+    let follow = try FollowProcess(["app.log"], in: scratch.path)
+    #expect(follow.waitForNote("following app.log"))
+    let fd = open(log, O_WRONLY | O_APPEND)
+    let bytes: [UInt8] = [0x00, 0xFF, 0xFE, 0x0A, 0x80, 0x41, 0x0A]
+    _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    close(fd)
+    append("text", to: log)
+    #expect(follow.waitForLines(3))
+    follow.send(SIGINT)
+    #expect(follow.exitStatus() == 0)
+    #expect(follow.lines == ["\u{0}\u{FFFD}\u{FFFD}", "\u{FFFD}A", "text"])
+  }
+
+  @Test(arguments: [
+    (["missing.log"], "cannot watch missing.log: no such file or directory"),
+    (["."], "cannot follow .: it is a directory"),
+    (["--bogus"], "unknown option --bogus"),
+    (["--heartbeat", "soon"], "--heartbeat: 'soon' is not a duration"),
+  ])
+  func badUsageIsAClearMessageAndExitStatusTwo(arguments: [String], message: String) throws {
+    let scratch = Scratch()
+    defer { scratch.remove() }
+    let follow = try FollowProcess(arguments, in: scratch.path)
+    #expect(follow.exitStatus() == 2)
+    #expect(follow.errors.contains(message))
+  }
+
+  @Test func helpExplainsUsage() throws {
+    let follow = try FollowProcess(["--help"])
+    #expect(follow.exitStatus() == 0)
+    #expect(follow.lines.first?.hasPrefix("usage: follow") == true)
+  }
+
+  @Test func theDemoRotatesItsOwnLogAndLosesNoLine() throws {
+    let follow = try FollowProcess([])
+    #expect(follow.exitStatus(seconds: 30) == 0)
+    #expect(follow.lines == (1...16).map { "demo line \($0)" })
+    #expect(follow.errors.contains("all 16 lines arrived once and in order"))
+  }
+
+  @Test func theHeartbeatSaysWhenNothingArrived() throws {
+    let scratch = Scratch()
+    defer { scratch.remove() }
+    append("start", to: scratch.file("app.log"))
+    let follow = try FollowProcess(["--heartbeat", "100ms", "app.log"], in: scratch.path)
+    #expect(follow.waitForLines(1))
+    follow.send(SIGINT)
+    #expect(follow.exitStatus() == 0)
+    #expect(follow.lines.first == "-- idle 0.1 seconds")
+  }
+}

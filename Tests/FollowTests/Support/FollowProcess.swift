@@ -1,0 +1,170 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The `follow` program, built by `swift build` / `swift test` next to the test bundle, run
+/// as a child process whose output a test reads as it arrives.
+final class FollowProcess: @unchecked Sendable {
+  // `stdoutText` and `stderrText` are guarded by `condition`; `process` is set up in `init`
+  // and then only used through its own thread-safe methods.
+  private let process = Process()
+  private let condition = NSCondition()
+  private var stdoutText = ""
+  private var stderrText = ""
+
+  /// The built program: in the same folder as the test bundle.
+  static var executable: URL {
+    let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    return bundle.appendingPathComponent("follow")
+  }
+
+  /// Starts `follow` with `arguments` in `directory`.
+  init(_ arguments: [String], in directory: String? = nil) throws {
+    process.executableURL = Self.executable
+    process.arguments = arguments
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle.nullDevice
+    out.fileHandleForReading.readabilityHandler = { [weak self] handle in
+      self?.append(handle.availableData, toError: false)
+    }
+    err.fileHandleForReading.readabilityHandler = { [weak self] handle in
+      self?.append(handle.availableData, toError: true)
+    }
+    try process.run()
+  }
+
+  private func append(_ data: Data, toError: Bool) {
+    let text = String(decoding: data, as: UTF8.self)
+    condition.lock()
+    if toError { stderrText += text } else { stdoutText += text }
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  /// What the program printed on standard output so far, line by line.
+  var lines: [String] {
+    condition.lock()
+    defer { condition.unlock() }
+    return stdoutText.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(
+      String.init)
+  }
+
+  /// What the program printed on standard error so far.
+  var errors: String {
+    condition.lock()
+    defer { condition.unlock() }
+    return stderrText
+  }
+
+  /// The process identifier, for signals and /proc.
+  var pid: Int32 { process.processIdentifier }
+
+  /// Waits until `done(stdout, stderr)` holds, for at most `seconds`; whether it held.
+  @discardableResult
+  func wait(seconds: Double = 10, until done: (_ stdout: String, _ stderr: String) -> Bool)
+    -> Bool
+  {
+    let deadline = Date(timeIntervalSinceNow: seconds)
+    condition.lock()
+    defer { condition.unlock() }
+    while !done(stdoutText, stderrText) {
+      if !condition.wait(until: deadline) { return done(stdoutText, stderrText) }
+    }
+    return true
+  }
+
+  /// Waits until standard output holds `count` lines.
+  @discardableResult
+  func waitForLines(_ count: Int, seconds: Double = 10) -> Bool {
+    wait(seconds: seconds) { out, _ in out.filter { $0 == "\n" }.count >= count }
+  }
+
+  /// Waits until standard error contains `text`.
+  @discardableResult
+  func waitForNote(_ text: String, seconds: Double = 10) -> Bool {
+    wait(seconds: seconds) { _, err in err.contains(text) }
+  }
+
+  /// Sends `signal` to the program.
+  func send(_ signal: Int32) {
+    kill(process.processIdentifier, signal)
+  }
+
+  /// Waits for the program to exit, for at most `seconds` (then kills it); its exit status,
+  /// or nil when it had to be killed or died of a signal.
+  func exitStatus(seconds: Double = 10) -> Int32? {
+    let deadline = Date(timeIntervalSinceNow: seconds)
+    while process.isRunning && Date() < deadline { usleep(10_000) }
+    if process.isRunning {
+      process.terminate()
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      return nil
+    }
+    process.waitUntilExit()
+    // Let the readability handlers take the last output.
+    usleep(50_000)
+    return process.terminationReason == .exit ? process.terminationStatus : nil
+  }
+
+  /// The number of descriptors the program has open (Linux: entries of /proc/PID/fd).
+  var openDescriptorCount: Int {
+    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
+  }
+}
+
+/// A fresh temporary directory for one test, removed by `remove()`.
+struct Scratch {
+  let path: String
+
+  init() {
+    path = NSTemporaryDirectory() + "follow-tests-" + UUID().uuidString
+    try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+  }
+
+  func file(_ name: String) -> String { path + "/" + name }
+
+  func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// A log writer that keeps its descriptor open across rotations, as real ones do.
+final class LogWriter {
+  private(set) var fd: Int32
+
+  init(_ path: String) {
+    fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+    precondition(fd >= 0, "open \(path) failed")
+  }
+
+  func write(_ line: String) {
+    let bytes = Array((line + "\n").utf8)
+    let written = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
+    precondition(written == bytes.count)
+  }
+
+  /// Closes the current file and opens `path` (as a writer does on SIGHUP).
+  func reopen(_ path: String) {
+    Foundation.close(fd)
+    fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+    precondition(fd >= 0, "open \(path) failed")
+  }
+
+  func close() {
+    Foundation.close(fd)
+  }
+}
+
+/// Appends `lines` to the file at `path`, opening and closing it.
+func append(_ lines: String..., to path: String) {
+  let writer = LogWriter(path)
+  for line in lines { writer.write(line) }
+  writer.close()
+}

@@ -1,0 +1,192 @@
+import Dispatch
+import IndefiniteObservable
+import Testing
+
+@Suite struct CurrentValueTests {
+  @Test func subscribeReceivesTheCurrentValueThenEveryChange() {
+    let volume = CurrentValue(5)
+    var heard: [Int] = []
+    volume.subscribe { heard.append($0) }
+    #expect(heard == [5])
+    volume.value = 6
+    volume.value = 6
+    #expect(heard == [5, 6, 6])
+  }
+
+  @Test func valueReadsTheLastWrite() {
+    let name = CurrentValue("a")
+    #expect(name.value == "a")
+    name.value = "b"
+    #expect(name.value == "b")
+  }
+
+  @Test func skipsEqualWritesWhenAsked() {
+    let volume = CurrentValue(5, skipsEqualWrites: true)
+    var heard: [Int] = []
+    volume.subscribe { heard.append($0) }
+    volume.value = 5
+    volume.value = 6
+    volume.value = 6
+    volume.update { $0 += 0 }
+    #expect(heard == [5, 6])
+    #expect(volume.sendCount == 1)
+  }
+
+  @Test func deliversEqualWritesWhenNotAskedToSkipThem() {
+    let volume = CurrentValue(5, skipsEqualWrites: false)
+    var heard: [Int] = []
+    volume.subscribe { heard.append($0) }
+    volume.value = 5
+    #expect(heard == [5, 5])
+  }
+
+  @Test func updateChangesTheValueInPlace() {
+    let list = CurrentValue([1])
+    var heard: [[Int]] = []
+    list.subscribe { heard.append($0) }
+    list.update { $0.append(2) }
+    #expect(list.value == [1, 2])
+    #expect(heard == [[1], [1, 2]])
+  }
+
+  @Test func ownerBoundSubscriptionBindsAValueToAnObject() {
+    let title = CurrentValue(1)
+    let witness = Witness()
+    title.subscribe(witness) { witness, value in witness.received.append(value) }
+    title.value = 2
+    #expect(witness.received == [1, 2])
+  }
+
+  @Test func twoHoldersBoundToEachOtherSettle() {
+    let left = CurrentValue(0, skipsEqualWrites: true)
+    let right = CurrentValue(0, skipsEqualWrites: true)
+    left.subscribe(right) { right, value in right.value = value }
+    right.subscribe(left) { left, value in left.value = value }
+    left.value = 1
+    #expect(right.value == 1)
+    right.value = 2
+    #expect(left.value == 2)
+    #expect(left.sendCount == 2)
+    #expect(right.sendCount == 2)
+  }
+
+  @Test func queueSubscriberReceivesTheCurrentValueFirstOnItsQueue() {
+    let key = DispatchSpecificKey<String>()
+    let queue = DispatchQueue(label: "delivery")
+    queue.setSpecific(key: key, value: "delivery")
+    let volume = CurrentValue(1)
+    let heard = Recorder<Int>()
+    let heardOn = Recorder<String?>()
+    let subscription = volume.subscribe(on: queue) { value in
+      heardOn.append(DispatchQueue.getSpecific(key: key))
+      heard.append(value)
+    }
+    volume.value = 2
+    queue.sync {}
+    subscription.unsubscribe()
+    volume.value = 3
+    queue.sync {}
+    #expect(heard.values == [1, 2])
+    #expect(Set(heardOn.values) == ["delivery"])
+  }
+
+  @Test func ownerBoundQueueSubscriberReceivesTheOwner() {
+    let queue = DispatchQueue(label: "delivery")
+    let volume = CurrentValue(1)
+    let witness = Witness()
+    volume.subscribe(witness, on: queue) { witness, value in witness.received.append(value) }
+    volume.value = 2
+    queue.sync {}
+    #expect(witness.received == [1, 2])
+  }
+
+  @Test func operatorsComposeWithACurrentValue() {
+    let celsius = CurrentValue(20.0)
+    var fahrenheit: [Double] = []
+    celsius.map { $0 * 9 / 5 + 32 }.subscribe { fahrenheit.append($0) }
+    celsius.value = 100
+    #expect(fahrenheit == [68, 212])
+  }
+
+  @Test func countersCountSubscribersAndDeliveredWrites() {
+    let volume = CurrentValue(0)
+    let subscription = volume.subscribe { _ in }
+    #expect(volume.subscriberCount == 1)
+    volume.value = 1
+    volume.value = 2
+    #expect(volume.sendCount == 2)
+    volume.resetSendCount()
+    #expect(volume.sendCount == 0)
+    subscription.unsubscribe()
+    #expect(volume.subscriberCount == 0)
+    #expect(volume.maxSubscribers == 100)
+  }
+
+  @Test func writingFromASubscriberIsDeliveredAtOnce() {
+    let value = CurrentValue(0)
+    var heard: [Int] = []
+    value.subscribe { if $0 == 1 { value.value = 2 } }
+    value.subscribe { heard.append($0) }
+    value.value = 1
+    #expect(heard == [0, 2, 1])
+    #expect(value.value == 2)
+  }
+
+  // MARK: Concurrency and memory
+
+  @Test(.timeLimit(.minutes(2))) func updateLosesNoWriteWhenManyThreadsUpdate() {
+    let hits = CurrentValue(0)
+    let heard = Counter()
+    hits.subscribe { _ in heard.increment() }
+    DispatchQueue.concurrentPerform(iterations: 8) { _ in
+      for _ in 0..<500 { hits.update { $0 += 1 } }
+    }
+    #expect(hits.value == 4000)
+    #expect(hits.sendCount == 4000)
+    #expect(heard.value == 4001)
+  }
+
+  @Test(.timeLimit(.minutes(2))) func concurrentWritersAndReadersSeeOnlyWrittenValues() {
+    let value = CurrentValue(0, skipsEqualWrites: true)
+    let strange = Counter()
+    value.subscribe { if $0 < 0 || $0 > 8000 { strange.increment() } }
+    DispatchQueue.concurrentPerform(iterations: 8) { thread in
+      for index in 0..<1000 {
+        if thread.isMultiple(of: 2) {
+          value.value = thread * 1000 + index
+        } else if value.value < 0 {
+          strange.increment()
+        }
+      }
+    }
+    #expect(strange.value == 0)
+  }
+
+  @Test func boundHoldersDoNotKeepEachOtherAlive() {
+    weak var weakLeft: CurrentValue<Int>?
+    weak var weakRight: CurrentValue<Int>?
+    do {
+      let left = CurrentValue(0, skipsEqualWrites: true)
+      let right = CurrentValue(0, skipsEqualWrites: true)
+      weakLeft = left
+      weakRight = right
+      left.subscribe(right) { right, value in right.value = value }
+      right.subscribe(left) { left, value in left.value = value }
+      left.value = 1
+    }
+    #expect(weakLeft == nil)
+    #expect(weakRight == nil)
+  }
+
+  @Test func ownerBoundSubscriptionEndsWithItsOwner() {
+    let title = CurrentValue(0)
+    weak var weakOwner: Witness?
+    do {
+      let owner = Witness()
+      weakOwner = owner
+      title.subscribe(owner) { owner, value in owner.received.append(value) }
+    }
+    #expect(weakOwner == nil)
+    #expect(title.subscriberCount == 0)
+  }
+}

@@ -1,0 +1,168 @@
+import Dispatch
+import IndefiniteObservable
+import Testing
+
+@Suite struct SubscriptionBagTests {
+  @Test func aDeallocatedBagUnsubscribesEverything() {
+    let emitter = Emitter<Int>()
+    let source = CallbackSource<Int>()
+    var seen: [Int] = []
+    do {
+      let bag = SubscriptionBag()
+      emitter.subscribe { seen.append($0) }.store(in: bag)
+      source.stream.subscribe { seen.append($0 * 10) }.store(in: bag)
+      bag.subscribe(to: emitter) { seen.append($0 * 100) }
+      emitter.send(1)
+      source.emit(2)
+      #expect(bag.count == 3)
+    }
+    emitter.send(3)
+    source.emit(4)
+    #expect(seen == [1, 100, 20])
+    #expect(emitter.subscriberCount == 0)
+    #expect(source.disconnects == 1)
+  }
+
+  @Test func aDeallocatedBagReleasesWhatItsSubscriptionsCaptured() {
+    let emitter = Emitter<Int>()
+    weak var weakCapture: Witness?
+    weak var weakBag: SubscriptionBag?
+    do {
+      let bag = SubscriptionBag()
+      weakBag = bag
+      let capture = Witness()
+      weakCapture = capture
+      emitter.subscribe { capture.received.append($0) }.store(in: bag)
+    }
+    #expect(weakBag == nil)
+    #expect(weakCapture == nil)
+  }
+
+  @Test func anObjectsBagEndsItsSubscriptionsWithIt() {
+    final class Screen {
+      let bag = SubscriptionBag()
+      var lines: [String] = []
+      init(log: Emitter<String>) {
+        log.subscribe { [unowned self] in lines.append($0) }.store(in: bag)
+      }
+    }
+    let log = Emitter<String>()
+    weak var weakScreen: Screen?
+    do {
+      let screen = Screen(log: log)
+      weakScreen = screen
+      log.send("hello")
+      #expect(screen.lines == ["hello"])
+    }
+    #expect(weakScreen == nil)
+    #expect(log.subscriberCount == 0)
+    log.send("nobody listens")
+  }
+
+  @Test func theBagDoesNotKeepItsSources() {
+    let bag = SubscriptionBag()
+    weak var weakEmitter: Emitter<Int>?
+    do {
+      let emitter = Emitter<Int>()
+      weakEmitter = emitter
+      bag.subscribe(to: emitter) { _ in }
+    }
+    #expect(weakEmitter == nil)
+    bag.unsubscribeAll()
+  }
+
+  @Test func unsubscribeFromEndsOnlyThatSourcesSubscriptions() {
+    let bag = SubscriptionBag()
+    let first = Emitter<Int>()
+    let second = Emitter<Int>()
+    var seen: [Int] = []
+    bag.subscribe(to: first) { seen.append($0) }
+    bag.subscribe(to: first) { seen.append($0 * 10) }
+    bag.subscribe(to: second) { seen.append($0 * 100) }
+    bag.unsubscribe(from: first)
+    first.send(1)
+    second.send(2)
+    #expect(seen == [200])
+    #expect(bag.count == 1)
+    #expect(first.subscriberCount == 0)
+  }
+
+  @Test func unsubscribeAllEmptiesTheBagWhichStaysUsable() {
+    let bag = SubscriptionBag()
+    let emitter = Emitter<Int>()
+    var seen: [Int] = []
+    emitter.subscribe { seen.append($0) }.store(in: bag)
+    bag.unsubscribeAll()
+    #expect(bag.count == 0)
+    emitter.send(1)
+    emitter.subscribe { seen.append($0) }.store(in: bag)
+    emitter.send(2)
+    #expect(seen == [2])
+  }
+
+  @Test func subscriptionsMadeThroughABagWithAQueueReceiveOnIt() {
+    let key = DispatchSpecificKey<String>()
+    let queue = DispatchQueue(label: "bag")
+    queue.setSpecific(key: key, value: "bag")
+    let bag = SubscriptionBag(queue: queue)
+    let emitter = Emitter<Int>()
+    let seen = Recorder<Int>()
+    let seenOn = Recorder<String?>()
+    bag.subscribe(to: emitter) { value in
+      seenOn.append(DispatchQueue.getSpecific(key: key))
+      seen.append(value)
+    }
+    for value in 1...50 { emitter.send(value) }
+    queue.sync {}
+    #expect(seen.values == Array(1...50))
+    #expect(Set(seenOn.values) == ["bag"])
+  }
+
+  @Test func valuesWaitingOnTheBagsQueueAreDroppedWhenUnsubscribed() {
+    let queue = DispatchQueue(label: "bag")
+    let bag = SubscriptionBag(queue: queue)
+    let emitter = Emitter<Int>()
+    let seen = Recorder<Int>()
+    queue.suspend()
+    bag.subscribe(to: emitter) { seen.append($0) }
+    emitter.send(1)
+    bag.unsubscribe(from: emitter)
+    queue.resume()
+    queue.sync {}
+    #expect(seen.values.isEmpty)
+  }
+
+  @Test func aDisconnectMayUseTheBagWhileItUnsubscribes() {
+    let bag = SubscriptionBag()
+    var later: [Int] = []
+    let emitter = Emitter<Int>()
+    Subscription {
+      emitter.subscribe { later.append($0) }.store(in: bag)
+    }.store(in: bag)
+    bag.unsubscribeAll()
+    emitter.send(1)
+    #expect(later == [1])
+    #expect(bag.count == 1)
+  }
+
+  @Test(.timeLimit(.minutes(2))) func threadsMayStoreAndUnsubscribeAtOnce() {
+    let bag = SubscriptionBag()
+    let emitter = Emitter<Int>()
+    emitter.maxSubscribers = .max
+    let calls = Counter()
+    DispatchQueue.concurrentPerform(iterations: 8) { thread in
+      for index in 0..<200 {
+        if thread == 0 && index.isMultiple(of: 50) {
+          bag.unsubscribeAll()
+        } else {
+          emitter.subscribe { _ in calls.increment() }.store(in: bag)
+        }
+      }
+    }
+    bag.unsubscribeAll()
+    emitter.send(1)
+    #expect(calls.value == 0)
+    #expect(emitter.subscriberCount == 0)
+    #expect(bag.count == 0)
+  }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import IndefiniteObservable
+import Producers
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Every producer's bad inputs, in one table each: each gets its documented thrown error, with
+/// no crash, no descriptor left open and no signal disposition changed.
+@Suite struct HostileInputTests {
+  /// A descriptor number that was open and is closed now; high, so that no test running in
+  /// parallel is given it again.
+  static let closedDescriptor: Int32 = {
+    let pipe = Pipe()
+    let number = dup2(pipe.read, 901)
+    close(number)
+    close(pipe.read)
+    close(pipe.write)
+    return number
+  }()
+
+  @Test(arguments: [
+    (Int32(-1), FileDescriptorError.negative(-1)),
+    (closedDescriptor, .notOpen(closedDescriptor)),
+    (Int32(987_654), .notOpen(987_654)),
+  ])
+  func badDescriptorsAreRefusedByEveryDescriptorStream(fd: Int32, error: FileDescriptorError) {
+    #expect(
+      leavesNoDescriptorOpen {
+        #expect(throws: error) { try FileDescriptors.lines(of: fd, ownership: .streamCloses) }
+        #expect(throws: error) { try FileDescriptors.bytes(of: fd, ownership: .callerCloses) }
+        #expect(throws: error) { try FileDescriptors.readable(fd, ownership: .callerCloses) }
+        #expect(throws: error) { try FileDescriptors.writable(fd, ownership: .callerCloses) }
+        #expect(throws: FileWatchError.descriptor(error)) { try FileWatch.changes(of: fd) }
+      })
+  }
+
+  /// Runs `body` 50 times; whether the process's descriptors did not grow with it. Other
+  /// tests open descriptors in parallel, so a few more are allowed, but not one per run.
+  func leavesNoDescriptorOpen(_ body: () -> Void) -> Bool {
+    let before = openDescriptorCount()
+    for _ in 0..<50 { body() }
+    return eventually { openDescriptorCount() < before + 20 }
+  }
+
+  @Test func aDirectoryDescriptorIsRefusedAndLeftOpenForItsOwner() {
+    let directory = open("/tmp", O_RDONLY | O_DIRECTORY)
+    defer { close(directory) }
+    #expect(throws: FileDescriptorError.isDirectory(directory)) {
+      try FileDescriptors.lines(of: directory, ownership: .streamCloses)
+    }
+    #expect(throws: FileDescriptorError.isDirectory(directory)) {
+      try FileDescriptors.readable(directory, ownership: .streamCloses)
+    }
+    // A refused descriptor stays the caller's, even when it offered ownership.
+    #expect(isOpen(directory))
+  }
+
+  @Test(arguments: [
+    (Int32(0), SignalError.outOfRange(0)),
+    (Int32(65), .outOfRange(65)),
+    (Int32(-3), .outOfRange(-3)),
+    (SIGKILL, .notCatchable(.kill)),
+    (SIGSTOP, .notCatchable(.stop)),
+  ])
+  func badSignalsAreRefusedAndNoDispositionChanges(number: Int32, error: SignalError) {
+    let before = (1...64).filter { $0 != 32 && $0 != 33 }.map { Disposition(of: $0) }
+    #expect(throws: error) { try Signals.deliveries(of: UnixSignal(rawValue: number)) }
+    #expect(throws: error) {
+      try Signals.deliveries(of: .user1, UnixSignal(rawValue: number))
+    }
+    let after = (1...64).filter { $0 != 32 && $0 != 33 }.map { Disposition(of: $0) }
+    #expect(before == after)
+  }
+
+  @Test(arguments: [
+    (Duration.zero, TimerError.notPositive(.zero)),
+    (Duration.milliseconds(-5), .notPositive(.milliseconds(-5))),
+  ])
+  func badIntervalsAreRefused(interval: Duration, error: TimerError) {
+    #expect(throws: error) { try Timers.every(interval) }
+  }
+
+  @Test(arguments: [Double.nan, .infinity, -.infinity])
+  func nonFiniteIntervalsAreRefused(seconds: Double) {
+    #expect(throws: TimerError.self) { try Timers.every(seconds: seconds) }
+  }
+
+  @Test func missingPathsAreRefusedByTheWatch() {
+    let directory = TemporaryDirectory()
+    defer { directory.remove() }
+    let missing = directory.file("missing")
+    // A path through a file, which is not a directory.
+    append("x", to: directory.file("file"))
+    let through = directory.file("file") + "/child"
+    #expect(
+      leavesNoDescriptorOpen {
+        #expect(throws: FileWatchError.notFound(missing)) { try FileWatch.changes(at: missing) }
+        #expect(throws: FileWatchError.notFound(through)) { try FileWatch.changes(at: through) }
+      })
+  }
+
+  @Test func aPathDeletedWhileWatchedIsReportedAndTheWatchWaitsForItsReturn() throws {
+    let directory = TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("watched")
+    append("x", to: path)
+    let changes = Recorder<FileChange>()
+    let subscription = try FileWatch.changes(at: path).subscribe(changes.record)
+    unlink(path)
+    #expect(changes.wait { $0.contains(.deleted) })
+    append("y", to: path)
+    #expect(changes.wait { $0.contains(.created) })
+    subscription.unsubscribe()
+  }
+
+  @Test func aFileTruncatedWhileFollowedIsReadAgainFromItsStart() throws {
+    let directory = TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("log")
+    append("long first line\n", to: path)
+    let fd = open(path, O_RDONLY)
+    let changes = try FileWatch.changes(of: fd)
+    let lines = Recorder<String>()
+    let statuses = Recorder<DescriptorStatus>()
+    let subscription = try FileDescriptors.lines(
+      of: fd, ownership: .streamCloses, refill: changes.map { _ in () }
+    ).subscribe(next: lines.record, status: statuses.record)
+    #expect(lines.wait(forCount: 1))
+    truncate(path, 0)
+    #expect(statuses.wait { $0.contains(.truncated) })
+    append("short\n", to: path)
+    #expect(lines.wait(forCount: 2))
+    #expect(lines.values == ["long first line", "short"])
+    subscription.unsubscribe()
+  }
+}

@@ -1,0 +1,396 @@
+import Dispatch
+import Foundation
+import IndefiniteObservable
+import Producers
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Tests that raise signals in the test runner's process. They use only SIGUSR1 and SIGUSR2,
+/// whose disposition each test first sets to a harmless handler of its own (and checks is back
+/// at the end), so a stray signal can never kill the runner.
+@Suite(.serialized) struct SignalsTests {
+  @Test func everySubscriberOfASignalReceivesEachDelivery() throws {
+    try withHarmlessHandlers(.user1) {
+      let stream = try Signals.deliveries(of: .user1)
+      let recorders = (0..<3).map { _ in Recorder<UnixSignal>() }
+      let subscriptions = [
+        stream.subscribe(recorders[0].record),
+        stream.subscribe(recorders[1].record),
+        try Signals.deliveries(of: .user1).subscribe(recorders[2].record),
+      ]
+      for count in 1...3 {
+        raiseSynchronously(.user1)
+        for recorder in recorders { #expect(recorder.wait(forCount: count)) }
+      }
+      for subscription in subscriptions { subscription.unsubscribe() }
+      for recorder in recorders { #expect(recorder.values == [.user1, .user1, .user1]) }
+    }
+  }
+
+  @Test func oneStreamDeliversSeveralSignalsInTheOrderTheyArrived() throws {
+    try withHarmlessHandlers(.user1, .user2) {
+      let recorder = Recorder<UnixSignal>()
+      let subscription = try Signals.deliveries(of: .user1, .user2).subscribe(recorder.record)
+      let raised: [UnixSignal] = [.user1, .user2, .user2, .user1, .user2]
+      for signal in raised { raiseSynchronously(signal) }
+      #expect(recorder.wait(forCount: raised.count))
+      subscription.unsubscribe()
+      #expect(recorder.values == raised)
+    }
+  }
+
+  @Test func aSignalRaisedRightAfterSubscribeReturnsIsDelivered() throws {
+    try withHarmlessHandlers(.user1) {
+      let stream = try Signals.deliveries(of: .user1)
+      for attempt in 0..<50 {
+        let recorder = Recorder<UnixSignal>()
+        let subscription = stream.subscribe(recorder.record)
+        // Half the time on this thread, half to the process (another thread runs the handler).
+        if attempt.isMultiple(of: 2) {
+          raiseSynchronously(.user1)
+        } else {
+          sendToProcess(.user1)
+        }
+        #expect(recorder.wait(forCount: 1), "attempt \(attempt)")
+        subscription.unsubscribe()
+      }
+    }
+  }
+
+  @Test func aBusyDeliveryQueueReceivesEverySignalLaterInOrder() throws {
+    try withHarmlessHandlers(.user1, .user2) {
+      let queue = DispatchQueue(label: "busy")
+      let recorder = Recorder<UnixSignal>()
+      let subscription = try Signals.deliveries(of: .user1, .user2, on: queue)
+        .subscribe(recorder.record)
+      let release = DispatchSemaphore(value: 0)
+      queue.async { release.wait() }
+      let raised = (0..<40).map { $0 % 3 == 0 ? UnixSignal.user2 : .user1 }
+      for signal in raised { raiseSynchronously(signal) }
+      #expect(recorder.values.isEmpty)
+      release.signal()
+      #expect(recorder.wait(forCount: raised.count))
+      subscription.unsubscribe()
+      #expect(recorder.values == raised)
+    }
+  }
+
+  @Test(arguments: [false, true])
+  func lastUnsubscribeRestoresThePreviousDispositionExactly(previousIgnores: Bool) throws {
+    let signal = UnixSignal.user1
+    let saved = Disposition.install(
+      signal.rawValue, ignore: previousIgnores, flags: SA_RESTART | SA_NODEFER,
+      mask: [SIGUSR2, SIGHUP])
+    defer { Disposition.restore(signal.rawValue, saved) }
+    let before = Disposition(of: signal.rawValue)
+
+    let stream = try Signals.deliveries(of: signal)
+    #expect(Disposition(of: signal.rawValue) == before, "making a stream changes nothing")
+    let first = Recorder<UnixSignal>()
+    let second = Recorder<UnixSignal>()
+    let firstSubscription = stream.subscribe(first.record)
+    let secondSubscription = stream.subscribe(second.record)
+    #expect(Disposition(of: signal.rawValue) != before)
+
+    firstSubscription.unsubscribe()
+    #expect(Disposition(of: signal.rawValue) != before, "one subscription is left")
+    raiseSynchronously(signal)
+    #expect(second.wait(forCount: 1))
+
+    secondSubscription.unsubscribe()
+    #expect(Disposition(of: signal.rawValue) == before)
+    #expect(first.values.isEmpty)
+  }
+
+  @Test func unsubscribeOnTheDeliveryQueueStopsDeliveryAtOnce() throws {
+    try withHarmlessHandlers(.user1) {
+      let queue = DispatchQueue(label: "delivery")
+      let stream = try Signals.deliveries(of: .user1, on: queue)
+      let recorder = Recorder<UnixSignal>()
+      nonisolated(unsafe) var subscription: Subscription?
+      let release = DispatchSemaphore(value: 0)
+      queue.sync {
+        subscription = stream.subscribe { signal in
+          recorder.record(signal)
+          subscription?.unsubscribe()
+        }
+      }
+      queue.async { release.wait() }
+      for _ in 0..<5 { raiseSynchronously(.user1) }
+      release.signal()
+      #expect(recorder.wait(forCount: 1))
+      queue.sync {}
+      raiseSynchronously(.user1)
+      queue.sync {}
+      #expect(recorder.values == [.user1])
+    }
+  }
+
+  @Test func unsubscribingFromOtherThreadsWhileSignalsArriveStopsDelivery() throws {
+    try withHarmlessHandlers(.user1) {
+      let stream = try Signals.deliveries(of: .user1)
+      let control = Recorder<UnixSignal>()
+      let controlSubscription = stream.subscribe(control.record)
+      let flood = SignalFlood(.user1)
+      let stopped = Recorder<(DispatchQueue, Recorder<UnixSignal>, Int)>()
+      DispatchQueue.concurrentPerform(iterations: 4) { worker in
+        for _ in 0..<10 {
+          let queue = DispatchQueue(label: "worker \(worker)")
+          let recorder = Recorder<UnixSignal>()
+          let subscription = try! Signals.deliveries(of: .user1, on: queue)
+            .subscribe(recorder.record)
+          #expect(recorder.wait(forCount: 1))
+          subscription.unsubscribe()
+          queue.sync {}
+          stopped.record((queue, recorder, recorder.values.count))
+        }
+      }
+      let raised = flood.stop()
+      // The control subscription receives every raise exactly once; once it has them all, the
+      // reader has handed out every signal, so any late delivery would be queued by now.
+      #expect(control.wait(forCount: raised))
+      controlSubscription.unsubscribe()
+      #expect(control.values.count == raised)
+      for (queue, recorder, countAtUnsubscribe) in stopped.values {
+        queue.sync {}
+        #expect(recorder.values.count == countAtUnsubscribe)
+      }
+    }
+  }
+
+  @Test func unsubscribeReleasesTheObserver() throws {
+    try withHarmlessHandlers(.user1) {
+      final class Canary {}
+      weak var weakCanary: Canary?
+      let recorder = Recorder<UnixSignal>()
+      let subscription: Subscription = try {
+        let canary = Canary()
+        weakCanary = canary
+        return try Signals.deliveries(of: .user1).subscribe { signal in
+          withExtendedLifetime(canary) { recorder.record(signal) }
+        }
+      }()
+      raiseSynchronously(.user1)
+      #expect(recorder.wait(forCount: 1))
+      #expect(weakCanary != nil)
+      subscription.unsubscribe()
+      #expect(weakCanary == nil)
+    }
+  }
+
+  @Test func aNewSubscriptionDoesNotReceiveSignalsHandledBeforeIt() throws {
+    try withHarmlessHandlers(.user1) {
+      let stream = try Signals.deliveries(of: .user1)
+      let early = Recorder<UnixSignal>()
+      let late = Recorder<UnixSignal>()
+      let lateQueue = DispatchQueue(label: "late")
+      let earlySubscription = stream.subscribe(early.record)
+      raiseSynchronously(.user1)
+      let lateSubscription = try Signals.deliveries(of: .user1, on: lateQueue)
+        .subscribe(late.record)
+      raiseSynchronously(.user1)
+      #expect(early.wait(forCount: 2))
+      #expect(late.wait(forCount: 1))
+      lateQueue.sync {}
+      #expect(late.values.count == 1)
+      earlySubscription.unsubscribe()
+      lateSubscription.unsubscribe()
+    }
+  }
+}
+
+/// Tests that bring a default action back, or change the dispositions of many signals: each
+/// runs in a child process of its own (a Swift Testing exit test), so the runner cannot die.
+@Suite struct SignalsInChildProcessTests {
+  @Test(arguments: [SIGTERM, SIGINT, SIGHUP])
+  func theDefaultActionIsBackAfterTheLastUnsubscribe(number: Int32) async {
+    let result = await #expect(
+      processExitsWith: .signal(number), observing: [\.standardOutputContent]
+    ) { [number] in
+      let signal = UnixSignal(rawValue: number)
+      Disposition.restoreDefault(number)
+      let stream = try Signals.deliveries(of: signal)
+      let first = Recorder<UnixSignal>()
+      let second = Recorder<UnixSignal>()
+      let firstSubscription = stream.subscribe(first.record)
+      let secondSubscription = stream.subscribe(second.record)
+      raiseSynchronously(signal)
+      guard first.wait(forCount: 1), second.wait(forCount: 1) else { exit(2) }
+      firstSubscription.unsubscribe()
+      raiseSynchronously(signal)
+      guard second.wait(forCount: 2) else { exit(3) }
+      print("\(signal) delivered while subscribed")
+      fflush(nil)
+      secondSubscription.unsubscribe()
+      raiseSynchronously(signal)
+      print("still alive after the last unsubscribe")
+    }
+    let output = String(decoding: result?.standardOutputContent ?? [], as: UTF8.self)
+    #expect(output.contains("\(UnixSignal(rawValue: number)) delivered while subscribed"))
+    #expect(!output.contains("still alive"))
+  }
+
+  @Test func anIgnoredSignalIsIgnoredAgainAfterTheLastUnsubscribe() async {
+    await #expect(processExitsWith: .success) {
+      Disposition.install(SIGTERM, ignore: true)
+      let recorder = Recorder<UnixSignal>()
+      let subscription = try Signals.deliveries(of: .terminate).subscribe(recorder.record)
+      raiseSynchronously(.terminate)
+      guard recorder.wait(forCount: 1) else { exit(2) }
+      subscription.unsubscribe()
+      raiseSynchronously(.terminate)  // ignored again: the process lives on
+    }
+  }
+
+  @Test func everyDispositionIsAsBeforeAfterTheLastUnsubscribe() async {
+    let result = await #expect(
+      processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]
+    ) {
+      let catchable = (Int32(1)...64).map(UnixSignal.init).filter { signal in
+        (try? Signals.deliveries(of: signal)) != nil
+      }
+      let before = catchable.map { Disposition(of: $0.rawValue) }
+      let streams = [
+        try Signals.deliveries(of: catchable),
+        try Signals.deliveries(of: .user1, .windowSizeChange, .hangup),
+        try Signals.deliveries(of: .child),
+      ]
+      let recorder = Recorder<UnixSignal>()
+      let subscriptions = streams.flatMap { stream in
+        [stream.subscribe(recorder.record), stream.subscribe(recorder.record)]
+      }
+      raiseSynchronously(.user1)
+      raiseSynchronously(.windowSizeChange)
+      guard recorder.wait(forCount: 8) else { exit(2) }
+      for subscription in subscriptions { subscription.unsubscribe() }
+      let after = catchable.map { Disposition(of: $0.rawValue) }
+      for (signal, (old, new)) in zip(catchable, zip(before, after)) where old != new {
+        print("\(signal) was \(old), is \(new)")
+      }
+      print(after == before ? "\(catchable.count) dispositions as before" : "changed")
+      fflush(nil)
+    }
+    let output = String(decoding: result?.standardOutputContent ?? [], as: UTF8.self)
+    let errors = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(output.contains("dispositions as before"), "\(output)\(errors)")
+  }
+
+  #if os(Linux)
+    @Test func theSignalPipeIsMadeOnceAndNoDescriptorLeaks() async {
+      let result = await #expect(
+        processExitsWith: .success, observing: [\.standardOutputContent]
+      ) {
+        func subscribeRaiseAndUnsubscribe() throws {
+          let recorder = Recorder<UnixSignal>()
+          let subscription = try Signals.deliveries(of: .user1, .user2)
+            .subscribe(recorder.record)
+          raiseSynchronously(.user2)
+          guard recorder.wait(forCount: 1) else { exit(2) }
+          subscription.unsubscribe()
+        }
+        let socketsBefore = openDescriptorCount(linkedTo: "socket:")
+        try subscribeRaiseAndUnsubscribe()
+        let socketsAfterFirst = openDescriptorCount(linkedTo: "socket:")
+        let descriptorsAfterFirst = openDescriptorCount()
+        for _ in 0..<200 { try subscribeRaiseAndUnsubscribe() }
+        let socketsAfterAll = openDescriptorCount(linkedTo: "socket:")
+        let descriptorsAfterAll = openDescriptorCount()
+        print("signal pipe: \(socketsAfterFirst - socketsBefore) descriptors")
+        print("sockets leaked: \(socketsAfterAll - socketsAfterFirst)")
+        // The test harness of the child may open or close a descriptor of its own meanwhile; a
+        // leak in each of the 200 cycles would add 200 or more.
+        print("descriptors leaked: \(descriptorsAfterAll - descriptorsAfterFirst >= 100)")
+      }
+      let output = String(decoding: result?.standardOutputContent ?? [], as: UTF8.self)
+      #expect(output.contains("signal pipe: 2 descriptors"), "\(output)")
+      #expect(output.contains("sockets leaked: 0"), "\(output)")
+      #expect(output.contains("descriptors leaked: false"), "\(output)")
+    }
+  #endif
+}
+
+/// A thread that raises a signal at itself, over and over, until stopped.
+private final class SignalFlood: @unchecked Sendable {
+  // `running` and `raised` are guarded by `lock`; `finished` is thread-safe by itself.
+  private let lock = NSLock()
+  private var running = true
+  private var raised = 0
+  private let finished = DispatchSemaphore(value: 0)
+
+  init(_ signal: UnixSignal) {
+    Thread.detachNewThread { [self] in
+      while lock.withLock({ running }) {
+        raiseSynchronously(signal)
+        lock.withLock { raised += 1 }
+        usleep(200)
+      }
+      finished.signal()
+    }
+  }
+
+  /// Stops raising; how many signals were raised.
+  func stop() -> Int {
+    lock.withLock { running = false }
+    finished.wait()
+    return lock.withLock { raised }
+  }
+}
+
+/// Bad input: every refused signal gets its typed error when the stream is made.
+@Suite struct SignalErrorTests {
+  static let refused: [(Int32, SignalError)] = [
+    (0, .outOfRange(0)),
+    (-1, .outOfRange(-1)),
+    (65, .outOfRange(65)),
+    (SIGKILL, .notCatchable(.kill)),
+    (SIGSTOP, .notCatchable(.stop)),
+    (SIGSEGV, .fault(.segmentationViolation)),
+    (SIGBUS, .fault(.busError)),
+    (SIGFPE, .fault(.floatingPointException)),
+    (SIGILL, .fault(.illegalInstruction)),
+  ]
+
+  @Test(arguments: refused)
+  func refusedSignalThrowsItsError(number: Int32, error: SignalError) {
+    #expect(throws: error) { try Signals.deliveries(of: UnixSignal(rawValue: number)) }
+    #expect(throws: error) { try Signals.deliveries(of: [.user1, UnixSignal(rawValue: number)]) }
+  }
+
+  #if canImport(Glibc)
+    @Test func signalsReservedByTheCLibraryAreRefused() {
+      #expect(throws: SignalError.reserved(UnixSignal(rawValue: 32))) {
+        try Signals.deliveries(of: UnixSignal(rawValue: 32))
+      }
+    }
+  #endif
+
+  @Test func anEmptyListIsRefused() {
+    #expect(throws: SignalError.noSignals) { try Signals.deliveries(of: []) }
+  }
+
+  @Test func errorsSayWhatWasWrong() {
+    #expect(
+      SignalError.outOfRange(0).description
+        == "signal number 0 is out of range: signals are 1...\(highestSignalNumber)")
+    #expect(SignalError.notCatchable(.kill).description == "SIGKILL cannot be caught")
+    #expect(SignalError.noSignals.description.contains("at least one"))
+  }
+
+  @Test func signalsAreNamedAfterTheirCNames() {
+    #expect(UnixSignal.interrupt.description == "SIGINT")
+    #expect(UnixSignal.windowSizeChange.description == "SIGWINCH")
+    #expect(UnixSignal(rawValue: 40).description == "signal 40")
+    #expect(UnixSignal.user1.rawValue == SIGUSR1)
+  }
+}
+
+#if canImport(Glibc)
+  private let highestSignalNumber = 64
+#else
+  private let highestSignalNumber = 31
+#endif

@@ -1,0 +1,151 @@
+import Foundation
+import Producers
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A handler that does nothing: tests install it before subscribing, so that a signal arriving
+/// after the last unsubscribe is harmless to the test runner.
+func harmlessHandler(_: Int32) {}
+
+/// Raises `signal` on the calling thread with the signal unblocked there, so that its handler
+/// has run when this returns. (Dispatch's threads, which run the tests, block signals: a plain
+/// `raise` there would leave the signal pending forever.)
+func raiseSynchronously(_ signal: UnixSignal) {
+  var unblock = sigset_t()
+  var previous = sigset_t()
+  sigemptyset(&unblock)
+  sigaddset(&unblock, signal.rawValue)
+  pthread_sigmask(SIG_UNBLOCK, &unblock, &previous)
+  raise(signal.rawValue)
+  pthread_sigmask(SIG_SETMASK, &previous, nil)
+}
+
+/// Sends `signal` to the process; some thread that does not block it runs the handler, later.
+func sendToProcess(_ signal: UnixSignal) {
+  kill(getpid(), signal.rawValue)
+}
+
+/// A signal's disposition, as `sigaction` reports it: handler, flags and blocked signals.
+///
+/// Two details that change no behaviour are left out, so that "the same disposition" means the
+/// same behaviour: glibc's `sigaction` adds `SA_RESTORER` to every action it installs (a
+/// disposition never set since the process started reads flags 0, and the flag once anybody put
+/// it back); and the mask of SIG_DFL or SIG_IGN, which applies to no handler (ThreadSanitizer's
+/// `sigaction` fills it when it installs SIG_DFL).
+struct Disposition: Equatable, CustomStringConvertible {
+  var handler: UInt
+  var flags: Int32
+  var mask: [Int32]
+
+  /// The current disposition of `signal`.
+  init(of signal: Int32) {
+    var action = sigaction()
+    precondition(sigaction(signal, nil, &action) == 0, "sigaction(\(signal)) failed")
+    handler = action.handlerBits
+    flags = action.sa_flags & ~restorerFlag
+    let runsHandler = handler > 1
+    mask = runsHandler ? (1...64).filter { sigismember(&action.sa_mask, $0) == 1 } : []
+  }
+
+  /// Installs a disposition: the harmless handler (SIG_IGN when `ignore`), with `flags` and
+  /// `mask`. Returns what it replaced, for `restore`.
+  @discardableResult
+  static func install(
+    _ signal: Int32, ignore: Bool = false, flags: Int32 = SA_RESTART, mask: [Int32] = []
+  ) -> sigaction {
+    var action = sigaction()
+    action.setHandler(ignoring: ignore)
+    action.sa_flags = flags
+    sigemptyset(&action.sa_mask)
+    for blocked in mask { sigaddset(&action.sa_mask, blocked) }
+    var previous = sigaction()
+    precondition(sigaction(signal, &action, &previous) == 0, "sigaction(\(signal)) failed")
+    return previous
+  }
+
+  /// Sets the default action (SIG_DFL).
+  static func restoreDefault(_ signal: Int32) {
+    var action = sigaction()
+    sigemptyset(&action.sa_mask)
+    sigaction(signal, &action, nil)
+  }
+
+  /// Puts back what `install` returned.
+  static func restore(_ signal: Int32, _ previous: sigaction) {
+    var previous = previous
+    sigaction(signal, &previous, nil)
+  }
+
+  var description: String {
+    let name =
+      switch handler {
+      case 0: "SIG_DFL"
+      case 1: "SIG_IGN"
+      default: "handler 0x" + String(handler, radix: 16)
+      }
+    return "\(name), flags 0x\(String(UInt32(bitPattern: flags), radix: 16)), mask \(mask)"
+  }
+}
+
+/// Installs the harmless handler for `signals`, runs `body`, checks that every disposition is
+/// exactly the harmless handler again (the streams restored what they replaced), then puts the
+/// runner's own dispositions back.
+func withHarmlessHandlers<R>(
+  _ signals: UnixSignal..., body: () throws -> R
+) rethrows -> R {
+  let saved = signals.map { Disposition.install($0.rawValue) }
+  let installed = signals.map { Disposition(of: $0.rawValue) }
+  defer {
+    for (signal, expected) in zip(signals, installed) {
+      #expect(Disposition(of: signal.rawValue) == expected, "\(signal) was not restored")
+    }
+    for (signal, previous) in zip(signals, saved) { Disposition.restore(signal.rawValue, previous) }
+  }
+  return try body()
+}
+
+#if canImport(Glibc)
+  /// `SA_RESTORER`, which Swift's Glibc module does not export.
+  private let restorerFlag: Int32 = 0x0400_0000
+#else
+  private let restorerFlag: Int32 = 0
+#endif
+
+extension sigaction {
+  /// The handler (or `sa_sigaction`) as a number: 0 is SIG_DFL, 1 is SIG_IGN.
+  fileprivate var handlerBits: UInt {
+    #if canImport(Glibc)
+      unsafeBitCast(__sigaction_handler.sa_handler, to: UInt.self)
+    #else
+      unsafeBitCast(__sigaction_u.__sa_handler, to: UInt.self)
+    #endif
+  }
+
+  /// Sets SIG_IGN, or the harmless handler.
+  fileprivate mutating func setHandler(ignoring: Bool) {
+    let value = ignoring ? SIG_IGN : harmlessHandler
+    #if canImport(Glibc)
+      __sigaction_handler.sa_handler = value
+    #else
+      __sigaction_u.__sa_handler = value
+    #endif
+  }
+}
+
+/// The descriptors of this process whose link names start with `prefix` (`socket:`, `pipe:`),
+/// from /proc/self/fd; -1 where that cannot be read.
+func openDescriptorCount(linkedTo prefix: String) -> Int {
+  guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else {
+    return -1
+  }
+  return entries.count { entry in
+    let target = try? FileManager.default.destinationOfSymbolicLink(
+      atPath: "/proc/self/fd/" + entry)
+    return target?.hasPrefix(prefix) == true
+  }
+}

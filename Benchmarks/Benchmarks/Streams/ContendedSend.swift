@@ -8,10 +8,26 @@ import OpenCombine
 let contendedSubscribers = 10
 let sendsPerOperation = 100
 
-/// Scenario 4: two threads sending into one source with 10 subscribers at the same time. One
+/// Scenario 4: two threads sending into one multicast source (ours: an `Emitter`) with 10
+/// subscribers at the same time. One
 /// operation is 100 sends, 50 from each thread; the report divides it back into one send.
 func contendedSendBenchmarks() {
   let scenario = "contended send"
+
+  Benchmark(name(scenario, "IndefiniteObservable")) { benchmark in
+    let receiver = Receiver()
+    let emitter = Emitter<Int>()
+    let subscriptions = (0..<contendedSubscribers).map { _ in
+      emitter.subscribe { receiver.receive($0) }
+    }
+    let sends = benchmark.scaledIterations.count * sendsPerOperation / 2
+    let pair = ThreadPair()
+    benchmark.startMeasurement()
+    pair.run { for value in 0..<sends { emitter.send(value) } }
+    benchmark.stopMeasurement()
+    pair.stop()
+    for subscription in subscriptions { subscription.unsubscribe() }
+  }
 
   Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
     let receiver = Receiver()

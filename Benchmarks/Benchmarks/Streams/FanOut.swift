@@ -6,10 +6,23 @@ import OpenCombine
 /// How many subscribers a fan-out send reaches.
 let fanOutSubscribers = 100
 
-/// Scenario 3: one send to 100 subscribers, measured per delivery. One sample is 1,000
+/// Scenario 3: one send to 100 subscribers of a multicast source (ours: an `Emitter`), measured
+/// per delivery. One sample is 1,000
 /// deliveries: 10 sends to 100 subscribers, each of which hands the value on.
 func fanOutBenchmarks() {
   let scenario = "fan-out"
+
+  Benchmark(name(scenario, "IndefiniteObservable")) { benchmark in
+    let receiver = Receiver()
+    let emitter = Emitter<Int>()
+    let subscriptions = (0..<fanOutSubscribers).map { _ in
+      emitter.subscribe { receiver.receive($0) }
+    }
+    benchmark.startMeasurement()
+    for value in 0..<benchmark.scaledIterations.count / fanOutSubscribers { emitter.send(value) }
+    benchmark.stopMeasurement()
+    for subscription in subscriptions { subscription.unsubscribe() }
+  }
 
   Benchmark(name(scenario, "hand-written closures (floor)")) { benchmark in
     let receiver = Receiver()

@@ -86,3 +86,14 @@ func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
   }
   done.wait()
 }
+
+/// Runs `body` on a new thread of its own (not a Dispatch worker, so that blocking it cannot
+/// starve other tests) and returns a semaphore signalled when `body` returns.
+func startThread(_ body: @escaping @Sendable () -> Void) -> DispatchSemaphore {
+  let done = DispatchSemaphore(value: 0)
+  Thread {
+    body()
+    done.signal()
+  }.start()
+  return done
+}

@@ -128,6 +128,25 @@ private final class Party: Sendable {}
     }
   }
 
+  @Test func onceDeliversOnceWhenTwoPublishesHoldItAtTheSameTime() {
+    let bus = TopicBus()
+    let arrived = DispatchSemaphore(value: 0)
+    let proceed = DispatchSemaphore(value: 0)
+    bus.subscribe(to: .count) { _ in
+      arrived.signal()
+      proceed.wait()  // both publishes hold their list of subscribers, the once one included
+    }
+    let seen = Recorder<Int>()
+    bus.subscribe(to: .count, once: true) { seen.record($0.payload) }
+    let publishes = (1...2).map { n in startThread { bus.publish(.count, n) } }
+    arrived.wait()
+    arrived.wait()
+    proceed.signal()
+    proceed.signal()
+    for published in publishes { published.wait() }
+    #expect(seen.count == 1)
+  }
+
   @Test func unsubscribeStopsDeliveryAndReleasesTheHandler() {
     let bus = TopicBus()
     final class Captured: Sendable {}
@@ -147,6 +166,24 @@ private final class Party: Sendable {}
     bus.publish(.count, 2)
     #expect(seen.values == [1])
     #expect(weakCaptured == nil)
+  }
+
+  @Test func unsubscribeWhileAnotherThreadIsPublishingPreventsTheDeliveryNotYetBegun() {
+    let bus = TopicBus()
+    let inFirstHandler = DispatchSemaphore(value: 0)
+    let mayContinue = DispatchSemaphore(value: 0)
+    let seen = Recorder<String>()
+    bus.subscribe(to: .count) { _ in
+      inFirstHandler.signal()
+      mayContinue.wait()  // the publish holds its list of subscribers, second one included
+    }
+    let second = bus.subscribe(to: .count) { _ in seen.record("second") }
+    let published = startThread { bus.publish(.count, 1) }
+    inFirstHandler.wait()
+    second.unsubscribe()
+    mayContinue.signal()
+    published.wait()
+    #expect(seen.values.isEmpty)
   }
 
   @Test func droppingTheSubscriptionDoesNotUnsubscribe() {

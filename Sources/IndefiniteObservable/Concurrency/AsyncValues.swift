@@ -57,8 +57,9 @@ public struct AsyncValues<Element: Sendable>: AsyncSequence {
     let (stream, continuation) = AsyncStream.makeStream(
       of: Element.self, bufferingPolicy: bufferingPolicy)
     let subscription = observable.subscribe { _ = continuation.yield($0) }
+    // Called when the iterating task is cancelled and when the iterator is dropped.
     continuation.onTermination = { _ in subscription.unsubscribe() }
-    return Iterator(base: stream.makeAsyncIterator(), lifetime: IterationLifetime(subscription))
+    return Iterator(base: stream.makeAsyncIterator())
   }
 
   /// Iterates over the values of one subscription; dropping it unsubscribes.
@@ -67,11 +68,9 @@ public struct AsyncValues<Element: Sendable>: AsyncSequence {
     public typealias Failure = Never
 
     @usableFromInline var base: AsyncStream<Element>.Iterator
-    private let lifetime: IterationLifetime
 
-    init(base: AsyncStream<Element>.Iterator, lifetime: IterationLifetime) {
+    init(base: AsyncStream<Element>.Iterator) {
       self.base = base
-      self.lifetime = lifetime
     }
 
     /// The next value, waiting for it if none is buffered; nil once the task is cancelled.
@@ -86,19 +85,5 @@ public struct AsyncValues<Element: Sendable>: AsyncSequence {
     public mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
       await base.next(isolation: actor)
     }
-  }
-}
-
-/// Unsubscribes when the last copy of an iterator goes away, so that leaving a `for await` loop
-/// ends the subscription even while the source still holds the stream's continuation.
-final class IterationLifetime: Sendable {
-  private let subscription: Subscription
-
-  init(_ subscription: Subscription) {
-    self.subscription = subscription
-  }
-
-  deinit {
-    subscription.unsubscribe()
   }
 }

@@ -35,7 +35,9 @@ extension ValueObservable where T: Sendable {
 ///   for the consumer.
 /// - Ending: the sequence never finishes by itself (streams never end). Leaving the loop
 ///   (`break`, `return`, a thrown error) or cancelling the iterating task unsubscribes from the
-///   stream; a value sent after that is dropped.
+///   stream; a value sent after that is dropped. (Seen with Swift 6.3: a loop written directly in
+///   the top-level code of `main.swift` keeps its iterator, and so its subscription, until the
+///   program ends; loops in functions, closures and tasks end on time.)
 /// - Threading: the stream may send from any thread; the loop body runs on the iterating task.
 public struct AsyncValues<Element: Sendable>: AsyncSequence {
   /// Iteration never throws.

@@ -115,6 +115,14 @@ final class FollowProcess: @unchecked Sendable {
     return process.terminationReason == .exit ? process.terminationStatus : nil
   }
 
+  /// The program's resident memory in KiB (Linux: VmRSS of /proc/PID/status), or -1.
+  var residentKilobytes: Int {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+      let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+    else { return -1 }
+    return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
+  }
+
   /// The number of descriptors the program has open (Linux: entries of /proc/PID/fd).
   var openDescriptorCount: Int {
     (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1

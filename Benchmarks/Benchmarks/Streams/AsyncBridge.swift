@@ -6,7 +6,20 @@ import IndefiniteObservable
 func asyncBridgeBenchmarks() {
   let scenario = "async bridge"
 
-  // The values are buffered, then read by the same task, as our bridge is read below.
+  // Our stream read as an AsyncSequence: the values are sent into an emitter, buffered by its
+  // `values` sequence, then read by the same task. The AsyncStream below is read the same way.
+  Benchmark(name(scenario, "IndefiniteObservable")) { benchmark in
+    let receiver = Receiver()
+    let emitter = Emitter<Int>()
+    var iterator = emitter.values.makeAsyncIterator()
+    benchmark.startMeasurement()
+    for value in benchmark.scaledIterations { emitter.send(value) }
+    for _ in benchmark.scaledIterations {
+      if let value = await iterator.next() { receiver.receive(value) }
+    }
+    benchmark.stopMeasurement()
+  }
+
   Benchmark(name(scenario, "AsyncStream")) { benchmark in
     let receiver = Receiver()
     let (stream, continuation) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .unbounded)

@@ -14,6 +14,7 @@
 ///   than the one that subscribed is up to its stream; the producers of this package allow it.
 public final class Subscription: @unchecked Sendable {
   // `disconnect` is read and cleared only under `lock`; it is called after the lock is released.
+  // The lock is one of `SharedLocks`, so that a subscription is a single small allocation.
 
   /// Creates a subscription that will call `disconnect` on the first ``unsubscribe()``.
   public init(_ disconnect: @escaping () -> Void) {
@@ -25,6 +26,7 @@ public final class Subscription: @unchecked Sendable {
   /// When the stream's source honours its disconnect synchronously, as every source in this
   /// package does, no value reaches the observer after this method returns.
   public func unsubscribe() {
+    let lock = self.lock
     lock.lock()
     let disconnect = self.disconnect
     self.disconnect = nil
@@ -34,9 +36,13 @@ public final class Subscription: @unchecked Sendable {
 
   /// Whether ``unsubscribe()`` has been called.
   public var isUnsubscribed: Bool {
-    lock.withLock { disconnect == nil }
+    let lock = self.lock
+    lock.lock()
+    defer { lock.unlock() }
+    return disconnect == nil
   }
 
-  private let lock = Lock()
+  private var lock: UnsafeMutablePointer<PlatformLock> { SharedLocks.lock(for: self) }
+
   private var disconnect: Disconnect?
 }

@@ -18,12 +18,39 @@
 ///   deliver values on two threads at once (merge and combineLatest sources included); deliver
 ///   from one queue or actor, or serialize the sources yourself.
 open class ValueObservable<T>: IndefiniteObservable<ValueObserver<T>> {
+  /// Creates a stream whose `connect` runs once per subscription, with a new ``ValueObserver``.
+  ///
+  /// - Parameter connect: Registers the observer with a source and returns the closure that
+  ///   unregisters it (or ``noopDisconnect()`` when there is nothing to undo). It is not called
+  ///   here, only on subscription.
+  @inlinable
+  public override init(_ connect: @escaping (ValueObserver<T>) -> Disconnect) {
+    connectNext = { next in connect(ValueObserver(next)) }
+    super.init(connect)
+  }
+
+  /// Creates a stream from a connect closure that takes the subscriber's `next` closure itself.
+  ///
+  /// Operators are made this way: a chain of them hands each stage's closure straight to the
+  /// stage above, and only the stream at the top of the chain wraps one in an observer.
+  @usableFromInline
+  init(connectNext: @escaping (_ next: @escaping (T) -> Void) -> Disconnect) {
+    self.connectNext = connectNext
+    super.init { observer in connectNext(observer.next) }
+  }
+
   /// Subscribes `next` to the stream and returns the subscription.
   ///
   /// Dropping the subscription does not unsubscribe; see ``Subscription``.
   @discardableResult
   @inlinable
   public final func subscribe(_ next: @escaping (T) -> Void) -> Subscription {
-    subscribe(observer: ValueObserver(next))
+    Subscription(connectNext(next))
   }
+
+  /// Connects `next` to the stream, as ``subscribe(_:)`` does, and returns the disconnect itself
+  /// rather than a ``Subscription``: operators call it, and the subscription at the end of their
+  /// chain calls the disconnect once.
+  @usableFromInline
+  let connectNext: (_ next: @escaping (T) -> Void) -> Disconnect
 }

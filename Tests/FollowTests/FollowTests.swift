@@ -136,8 +136,9 @@ import Testing
       append("line \(rotation)", to: log)
       #expect(follow.waitForLines(rotation))
     }
+    // Back where it was (or below: a descriptor of the last warm-up rotation may still have
+    // been closing when `before` was counted). A leak of one per rotation would be 200 more.
     #expect(follow.wait { _, _ in follow.openDescriptorCount <= before })
-    #expect(follow.openDescriptorCount == before)
     // Flat: 200 rotations may not keep more than a few pages each way.
     #expect(follow.residentKilobytes - memoryBefore < 1024)
     follow.send(SIGINT)

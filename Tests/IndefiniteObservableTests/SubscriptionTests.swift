@@ -69,6 +69,23 @@ import Testing
     #expect(calls == 1)
   }
 
+  @Test func disconnectsMayUnsubscribeOtherSubscriptions() {
+    // Subscriptions share a small set of locks, so among this many some share one: a disconnect
+    // that ran under its subscription's lock would deadlock on the next one's.
+    var calls = 0
+    var subscriptions: [Subscription] = []
+    for index in 0..<256 {
+      subscriptions.append(
+        Subscription {
+          calls += 1
+          if index + 1 < subscriptions.count { subscriptions[index + 1].unsubscribe() }
+        })
+    }
+    subscriptions[0].unsubscribe()
+    #expect(calls == 256)
+    #expect(subscriptions.allSatisfy { $0.isUnsubscribed })
+  }
+
   @Test func noopDisconnectIsADisconnect() {
     let disconnect: Disconnect = noopDisconnect
     Subscription(disconnect).unsubscribe()

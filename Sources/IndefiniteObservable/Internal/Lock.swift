@@ -30,39 +30,22 @@ package final class Lock: @unchecked Sendable {
   @usableFromInline
   package init() {
     platformLock = .allocate(capacity: 1)
-    #if canImport(Darwin)
-      platformLock.initialize(to: os_unfair_lock())
-    #else
-      platformLock.initialize(to: pthread_mutex_t())
-      let error = pthread_mutex_init(platformLock, nil)
-      precondition(error == 0, "pthread_mutex_init failed: \(error)")
-    #endif
+    platformLock.initializeLock()
   }
 
   deinit {
-    #if !canImport(Darwin)
-      pthread_mutex_destroy(platformLock)
-    #endif
-    platformLock.deinitialize(count: 1)
+    platformLock.deinitializeLock()
     platformLock.deallocate()
   }
 
   @inlinable
   package func lock() {
-    #if canImport(Darwin)
-      os_unfair_lock_lock(platformLock)
-    #else
-      pthread_mutex_lock(platformLock)
-    #endif
+    platformLock.lock()
   }
 
   @inlinable
   package func unlock() {
-    #if canImport(Darwin)
-      os_unfair_lock_unlock(platformLock)
-    #else
-      pthread_mutex_unlock(platformLock)
-    #endif
+    platformLock.unlock()
   }
 
   @inlinable
@@ -70,5 +53,48 @@ package final class Lock: @unchecked Sendable {
     lock()
     defer { unlock() }
     return try body()
+  }
+}
+
+/// The platform calls on a lock that lives at a fixed address: the only place that knows which
+/// platform lock is in use.
+extension UnsafeMutablePointer where Pointee == PlatformLock {
+  /// Initializes the uninitialized memory at this address as an unlocked lock.
+  @usableFromInline
+  package func initializeLock() {
+    #if canImport(Darwin)
+      initialize(to: os_unfair_lock())
+    #else
+      initialize(to: pthread_mutex_t())
+      let error = pthread_mutex_init(self, nil)
+      precondition(error == 0, "pthread_mutex_init failed: \(error)")
+    #endif
+  }
+
+  /// Destroys the unlocked lock at this address, leaving the memory uninitialized.
+  @usableFromInline
+  package func deinitializeLock() {
+    #if !canImport(Darwin)
+      pthread_mutex_destroy(self)
+    #endif
+    deinitialize(count: 1)
+  }
+
+  @inlinable
+  package func lock() {
+    #if canImport(Darwin)
+      os_unfair_lock_lock(self)
+    #else
+      pthread_mutex_lock(self)
+    #endif
+  }
+
+  @inlinable
+  package func unlock() {
+    #if canImport(Darwin)
+      os_unfair_lock_unlock(self)
+    #else
+      pthread_mutex_unlock(self)
+    #endif
   }
 }

@@ -62,7 +62,7 @@ public final class CurrentValue<T>: ValueObservable<T> {
     let storage = MulticastStorage<T>(kind: .currentValue, last: value)
     self.storage = storage
     self.isEqual = isEqual
-    super.init { observer in storage.subscribe(.plain(observer.next), replay: true) }
+    super.init(connectNext: { next in storage.subscribe(.plain(next), replay: true) })
   }
 
   /// The current value. Setting it delivers the new value to every subscriber (unless the

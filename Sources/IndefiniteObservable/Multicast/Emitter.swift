@@ -46,7 +46,7 @@ public final class Emitter<T>: ValueObservable<T> {
   public init() {
     let storage = MulticastStorage<T>(kind: .emitter)
     self.storage = storage
-    super.init { observer in storage.subscribe(.plain(observer.next)) }
+    super.init(connectNext: { next in storage.subscribe(.plain(next)) })
   }
 
   /// Delivers `value` to every current subscriber and keeps it as the last value.

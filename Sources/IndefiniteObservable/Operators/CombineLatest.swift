@@ -10,22 +10,21 @@ extension ValueObservable {
   /// threads at once (see ``ValueObservable``).
   @inlinable
   public func combineLatest<U>(_ other: ValueObservable<U>) -> ValueObservable<(T, U)> {
-    ValueObservable<(T, U)> { observer in
-      let next = observer.next
+    ValueObservable<(T, U)>(connectNext: { next in
       var latestLeft: T?
       var latestRight: U?
-      let left = self.subscribe { value in
+      let disconnectLeft = self.connectNext { value in
         latestLeft = value
         if let right = latestRight { next((value, right)) }
       }
-      let right = other.subscribe { value in
+      let disconnectRight = other.connectNext { value in
         latestRight = value
         if let left = latestLeft { next((left, value)) }
       }
       return {
-        left.unsubscribe()
-        right.unsubscribe()
+        disconnectLeft()
+        disconnectRight()
       }
-    }
+    })
   }
 }

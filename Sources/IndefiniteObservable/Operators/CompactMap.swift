@@ -10,11 +10,10 @@ extension ValueObservable {
   /// ```
   @inlinable
   public func compactMap<U>(_ transform: @escaping (T) -> U?) -> ValueObservable<U> {
-    ValueObservable<U> { observer in
-      let next = observer.next
-      return self.subscribe { value in
+    ValueObservable<U>(connectNext: { next in
+      self.connectNext { value in
         if let transformed = transform(value) { next(transformed) }
-      }.unsubscribe
-    }
+      }
+    })
   }
 }

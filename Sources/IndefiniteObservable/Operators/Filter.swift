@@ -4,11 +4,10 @@ extension ValueObservable {
   /// `isIncluded` runs synchronously on the delivering thread, once per value and subscription.
   @inlinable
   public func filter(_ isIncluded: @escaping (T) -> Bool) -> ValueObservable<T> {
-    ValueObservable<T> { observer in
-      let next = observer.next
-      return self.subscribe { value in
+    ValueObservable<T>(connectNext: { next in
+      self.connectNext { value in
         if isIncluded(value) { next(value) }
-      }.unsubscribe
-    }
+      }
+    })
   }
 }

@@ -11,9 +11,8 @@ extension ValueObservable {
   /// ```
   @inlinable
   public func map<U>(_ transform: @escaping (T) -> U) -> ValueObservable<U> {
-    ValueObservable<U> { observer in
-      let next = observer.next
-      return self.subscribe { next(transform($0)) }.unsubscribe
-    }
+    ValueObservable<U>(connectNext: { next in
+      self.connectNext { next(transform($0)) }
+    })
   }
 }

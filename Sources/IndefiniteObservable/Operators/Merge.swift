@@ -7,12 +7,11 @@ extension ValueObservable {
   @inlinable
   public func merge(with others: ValueObservable<T>...) -> ValueObservable<T> {
     let sources = [self] + others
-    return ValueObservable<T> { observer in
-      let next = observer.next
-      let subscriptions = sources.map { $0.subscribe(next) }
+    return ValueObservable<T>(connectNext: { next in
+      let disconnects = sources.map { $0.connectNext(next) }
       return {
-        for subscription in subscriptions { subscription.unsubscribe() }
+        for disconnect in disconnects { disconnect() }
       }
-    }
+    })
   }
 }

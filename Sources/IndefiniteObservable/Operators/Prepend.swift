@@ -15,10 +15,9 @@ extension ValueObservable {
   @inlinable
   public func prepend<S: Sequence>(_ values: S) -> ValueObservable<T> where S.Element == T {
     let values = Array(values)
-    return ValueObservable<T> { observer in
-      let next = observer.next
+    return ValueObservable<T>(connectNext: { next in
       for value in values { next(value) }
-      return self.subscribe(next).unsubscribe
-    }
+      return self.connectNext(next)
+    })
   }
 }

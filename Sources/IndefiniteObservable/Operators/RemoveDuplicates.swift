@@ -7,15 +7,14 @@ extension ValueObservable {
   public func removeDuplicates(
     by isDuplicate: @escaping (_ previous: T, _ current: T) -> Bool
   ) -> ValueObservable<T> {
-    ValueObservable<T> { observer in
-      let next = observer.next
+    ValueObservable<T>(connectNext: { next in
       var last: T?
-      return self.subscribe { value in
+      return self.connectNext { value in
         if let previous = last, isDuplicate(previous, value) { return }
         last = value
         next(value)
-      }.unsubscribe
-    }
+      }
+    })
   }
 }
 

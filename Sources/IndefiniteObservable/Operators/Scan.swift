@@ -16,13 +16,12 @@ extension ValueObservable {
     _ initialResult: Result,
     _ accumulate: @escaping (Result, T) -> Result
   ) -> ValueObservable<Result> {
-    ValueObservable<Result> { observer in
-      let next = observer.next
+    ValueObservable<Result>(connectNext: { next in
       var result = initialResult
-      return self.subscribe { value in
+      return self.connectNext { value in
         result = accumulate(result, value)
         next(result)
-      }.unsubscribe
-    }
+      }
+    })
   }
 }

@@ -11,7 +11,13 @@ protocol ChunkDecoder {
 
 /// Passes chunks on as byte arrays.
 struct ByteChunks: ChunkDecoder {
+  /// The bytes passed on so far. (It also gives the type a size: the thread sanitizer reports
+  /// a false race on the mutating accesses of a stored property of a zero-sized type, whose
+  /// address is that of the object holding it.)
+  private(set) var byteCount = 0
+
   mutating func decode(_ chunk: UnsafeRawBufferPointer, emit: ([UInt8]) -> Bool) {
+    byteCount += chunk.count
     _ = emit([UInt8](chunk))
   }
   mutating func flush(emit: ([UInt8]) -> Bool) {}

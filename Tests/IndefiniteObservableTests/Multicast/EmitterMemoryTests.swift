@@ -5,6 +5,28 @@ import Testing
 extension EmitterTests {
   /// What an emitter keeps alive, and for how long, watched through weak references.
   @Suite struct Memory {
+    @Test func subscribersRemovedDuringASendAreReleasedWhenTheSendEnds() {
+      // A send calls its subscribers from a snapshot of the list, which keeps each of them
+      // alive until the send returns, even when a callback removes them from the list.
+      final class Witness {}
+      let emitter = Emitter<Int>()
+      weak var weakWitness: Witness?
+      var aliveDuringTheSend: [Bool] = []
+      emitter.subscribe { _ in
+        emitter.unsubscribeAll()
+        aliveDuringTheSend.append(weakWitness != nil)
+      }
+      do {
+        let witness = Witness()
+        weakWitness = witness
+        emitter.subscribe { _ in _ = witness }
+      }
+      emitter.send(1)
+      #expect(aliveDuringTheSend == [true])
+      #expect(weakWitness == nil)
+      #expect(emitter.subscriberCount == 0)
+    }
+
     @Test func ownerBoundSubscriptionDoesNotKeepItsOwner() {
       let emitter = Emitter<Int>()
       weak var weakOwner: Witness?

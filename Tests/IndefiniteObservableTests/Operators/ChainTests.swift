@@ -12,6 +12,19 @@ import Testing
     #expect(source.observerCount == 2)
   }
 
+  @Test func aChainDeliversToAnObserverAsToAClosure() {
+    let source = CallbackSource<Int>()
+    let chain = source.stream.map { $0 * 2 }.filter { $0 > 2 }
+    var seen: [Int] = []
+    let subscription = chain.subscribe(observer: ValueObserver { seen.append($0) })
+    source.emit(1)
+    source.emit(2)
+    subscription.unsubscribe()
+    source.emit(3)
+    #expect(seen == [4])
+    #expect(source.observerCount == 0)
+  }
+
   @Test func unsubscribingTheEndDisconnectsEveryStage() {
     let source = CallbackSource<Int>()
     let other = CallbackSource<Int>()

@@ -1,0 +1,82 @@
+import Benchmark
+import Foundation
+import IndefiniteObservable
+import OpenCombine
+
+/// Scenario 1: one value through `map` then `filter` to one subscriber.
+func chainBenchmarks() {
+  let scenario = "chain"
+
+  Benchmark(name(scenario, "IndefiniteObservable")) { benchmark in
+    let receiver = Receiver()
+    let source = CallbackList<Int>()
+    let subscription = source.stream
+      .map { transform($0) }
+      .filter { isIncluded($0) }
+      .subscribe { receiver.receive($0) }
+    benchmark.startMeasurement()
+    for value in benchmark.scaledIterations { source.send(value) }
+    benchmark.stopMeasurement()
+    subscription.unsubscribe()
+  }
+
+  Benchmark(name(scenario, "hand-written closures (floor)")) { benchmark in
+    let receiver = Receiver()
+    let source = CallbackList<Int>()
+    let id = source.add { value in
+      let transformed = transform(value)
+      if isIncluded(transformed) { receiver.receive(transformed) }
+    }
+    benchmark.startMeasurement()
+    for value in benchmark.scaledIterations { source.send(value) }
+    benchmark.stopMeasurement()
+    source.remove(id)
+  }
+
+  Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
+    let receiver = Receiver()
+    let subject = PassthroughSubject<Int, Never>()
+    let cancellable =
+      subject
+      .map { transform($0) }
+      .filter { isIncluded($0) }
+      .sink { receiver.receive($0) }
+    benchmark.startMeasurement()
+    for value in benchmark.scaledIterations { subject.send(value) }
+    benchmark.stopMeasurement()
+    cancellable.cancel()
+  }
+
+  // AsyncStream's cheapest path: the values are buffered, then read by the same task, so no
+  // value waits for a suspended consumer to be scheduled. A consumer in another task costs more.
+  Benchmark(name(scenario, "AsyncStream")) { benchmark in
+    let receiver = Receiver()
+    let (stream, continuation) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .unbounded)
+    benchmark.startMeasurement()
+    for value in benchmark.scaledIterations { continuation.yield(value) }
+    continuation.finish()
+    for await value in stream.map({ transform($0) }).filter({ isIncluded($0) }) {
+      receiver.receive(value)
+    }
+    benchmark.stopMeasurement()
+  }
+
+  Benchmark(name(scenario, "NotificationCenter")) { benchmark in
+    let receiver = Receiver()
+    let center = NotificationCenter()
+    let token = center.addObserver(forName: valueNotification, object: nil, queue: nil) {
+      let transformed = transform($0.userInfo?[valueKey] as? Int ?? 0)
+      if isIncluded(transformed) { receiver.receive(transformed) }
+    }
+    benchmark.startMeasurement()
+    for value in benchmark.scaledIterations {
+      center.post(name: valueNotification, object: nil, userInfo: [valueKey: value])
+    }
+    benchmark.stopMeasurement()
+    center.removeObserver(token)
+  }
+}
+
+/// The notification the NotificationCenter peers post; the value travels in `userInfo`.
+let valueNotification = Notification.Name("value")
+let valueKey = "value"

@@ -1,0 +1,60 @@
+import Benchmark
+import Foundation
+import IndefiniteObservable
+import OpenCombine
+
+/// Scenario 2: subscribing to a two-operator chain and unsubscribing again. The chain (or
+/// publisher) is built once; each operation subscribes to it and ends the subscription.
+func subscriptionBenchmarks() {
+  let scenario = "subscribe+unsubscribe"
+
+  Benchmark(name(scenario, "IndefiniteObservable")) { benchmark in
+    let receiver = Receiver()
+    let source = CallbackList<Int>()
+    let chain = source.stream.map { transform($0) }.filter { isIncluded($0) }
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations {
+      chain.subscribe { receiver.receive($0) }.unsubscribe()
+    }
+    benchmark.stopMeasurement()
+  }
+
+  Benchmark(name(scenario, "hand-written closures (floor)")) { benchmark in
+    let receiver = Receiver()
+    let source = CallbackList<Int>()
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations {
+      let id = source.add { value in
+        let transformed = transform(value)
+        if isIncluded(transformed) { receiver.receive(transformed) }
+      }
+      source.remove(id)
+    }
+    benchmark.stopMeasurement()
+  }
+
+  Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
+    let receiver = Receiver()
+    let subject = PassthroughSubject<Int, Never>()
+    let publisher = subject.map { transform($0) }.filter { isIncluded($0) }
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations {
+      publisher.sink { receiver.receive($0) }.cancel()
+    }
+    benchmark.stopMeasurement()
+  }
+
+  Benchmark(name(scenario, "NotificationCenter")) { benchmark in
+    let receiver = Receiver()
+    let center = NotificationCenter()
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations {
+      let token = center.addObserver(forName: valueNotification, object: nil, queue: nil) {
+        let transformed = transform($0.userInfo?[valueKey] as? Int ?? 0)
+        if isIncluded(transformed) { receiver.receive(transformed) }
+      }
+      center.removeObserver(token)
+    }
+    benchmark.stopMeasurement()
+  }
+}

@@ -1,0 +1,123 @@
+import Dispatch
+import IndefiniteObservable
+import Testing
+
+@MainActor private final class Screen {
+  var shown: [String] = []
+}
+
+@MainActor private final class ViewController: Sendable {
+  var title = ""
+}
+
+@Suite struct TopicBusMainActorTests {
+  private let topic = Topic<String>("title")
+
+  @Test @MainActor func anEventPublishedOnTheMainActorIsDeliveredBeforePublishReturns() {
+    let bus = TopicBus()
+    let screen = Screen()
+    bus.subscribeOnMainActor(to: topic) { screen.shown.append($0.payload) }
+    bus.publish(topic, "now")
+    #expect(screen.shown == ["now"])
+  }
+
+  @Test @MainActor func anEventPublishedElsewhereArrivesLaterOnTheMainActor() async {
+    let bus = TopicBus()
+    let screen = Screen()
+    let topic = self.topic
+    bus.subscribeOnMainActor(to: topic) { event in
+      MainActor.preconditionIsolated()
+      screen.shown.append(event.payload)
+    }
+    onAnotherThread { bus.publish(topic, "later") }
+    #expect(screen.shown.isEmpty)
+    #expect(await eventually { screen.shown == ["later"] })
+  }
+
+  @Test @MainActor func aMainActorPublishWaitsBehindEarlierQueuedEvents() async {
+    let bus = TopicBus()
+    let screen = Screen()
+    let topic = self.topic
+    bus.subscribeOnMainActor(to: topic) { screen.shown.append($0.payload) }
+    onAnotherThread {
+      bus.publish(topic, "1")
+      bus.publish(topic, "2")
+    }
+    bus.publish(topic, "3")  // on the main actor, but 1 and 2 still wait: queued behind them
+    #expect(screen.shown.isEmpty)
+    #expect(await eventually { screen.shown.count == 3 })
+    #expect(screen.shown == ["1", "2", "3"])
+    bus.publish(topic, "4")  // nothing waits any more: at once
+    #expect(screen.shown == ["1", "2", "3", "4"])
+  }
+
+  @Test @MainActor func aHandlerPublishingOnTheMainActorKeepsOrder() {
+    let bus = TopicBus()
+    let screen = Screen()
+    let topic = self.topic
+    bus.subscribeOnMainActor(to: topic) { event in
+      screen.shown.append(event.payload)
+      if event.payload == "1" { bus.publish(topic, "2") }  // queued until 1 is done
+      screen.shown.append("end \(event.payload)")
+    }
+    bus.publish(topic, "1")
+    #expect(screen.shown == ["1", "end 1", "2", "end 2"])
+  }
+
+  @Test @MainActor func ownerHandlersGetTheOwnerOnTheMainActor() async {
+    let bus = TopicBus()
+    let controller = ViewController()
+    let topic = self.topic
+    bus.subscribeOnMainActor(controller, to: topic) { me, event in me.title = event.payload }
+    bus.publish(topic, "Inbox")
+    #expect(controller.title == "Inbox")
+    onAnotherThread { bus.publish(topic, "Sent") }
+    #expect(await eventually { controller.title == "Sent" })
+    bus.unsubscribeAll(controller)
+    bus.publish(topic, "Drafts")
+    #expect(controller.title == "Sent")
+  }
+
+  @Test @MainActor func anOwnerDeallocatedBeforeDeliveryGetsNothing() async {
+    let bus = TopicBus()
+    let topic = self.topic
+    let screen = Screen()
+    weak var weakController: ViewController?
+    do {
+      let controller = ViewController()
+      weakController = controller
+      bus.subscribeOnMainActor(controller, to: topic) { _, event in
+        screen.shown.append(event.payload)
+      }
+      onAnotherThread { bus.publish(topic, "queued") }
+    }
+    #expect(weakController == nil)
+    await settle()
+    #expect(screen.shown.isEmpty)
+  }
+
+  @Test @MainActor func onceOnTheMainActorDeliversOneEventEvenWhenQueued() async {
+    let bus = TopicBus()
+    let screen = Screen()
+    let topic = self.topic
+    bus.subscribeOnMainActor(to: topic, once: true) { screen.shown.append($0.payload) }
+    DispatchQueue.concurrentPerform(iterations: 8) { bus.publish(topic, "\($0)") }
+    #expect(await eventually { screen.shown.count == 1 })
+    bus.publish(topic, "main")
+    await settle()
+    #expect(screen.shown.count == 1)
+  }
+
+  @Test @MainActor func unsubscribeDropsQueuedEvents() async {
+    let bus = TopicBus()
+    let screen = Screen()
+    let topic = self.topic
+    let subscription = bus.subscribeOnMainActor(to: topic) { screen.shown.append($0.payload) }
+    onAnotherThread {
+      for i in 0..<5 { bus.publish(topic, "\(i)") }
+    }
+    subscription.unsubscribe()
+    await settle()
+    #expect(screen.shown.isEmpty)
+  }
+}

@@ -1,0 +1,346 @@
+import Dispatch
+import IndefiniteObservable
+import Testing
+
+private struct Login: Sendable, Equatable {
+  var user: String
+}
+
+extension Topic where Payload == Int {
+  fileprivate static var count: Topic { Topic("count") }
+}
+
+extension Topic where Payload == Login {
+  fileprivate static var loggedIn: Topic { Topic("loggedIn") }
+}
+
+/// An object that owns subscriptions or sends events; it holds nothing.
+private final class Party: Sendable {}
+
+@Suite struct TopicBusTests {
+  @Test func publishDeliversTopicSenderAndPayloadToEverySubscriber() {
+    let bus = TopicBus()
+    let sender = Party()
+    let first = Recorder<TopicEvent<Login>>()
+    let second = Recorder<TopicEvent<Login>>()
+    bus.subscribe(to: .loggedIn, first.record)
+    bus.subscribe(to: .loggedIn, second.record)
+
+    bus.publish(.loggedIn, Login(user: "ada"), from: sender)
+
+    for recorder in [first, second] {
+      #expect(recorder.values.map(\.payload) == [Login(user: "ada")])
+      #expect(recorder.values.first?.topic == .loggedIn)
+      #expect(recorder.values.first?.sender === sender)
+    }
+  }
+
+  @Test func publishingOnATopicWithoutSubscribersDoesNothing() {
+    let bus = TopicBus()
+    bus.publish(.count, 1)
+    let seen = Recorder<Int>()
+    bus.subscribe(to: .count) { seen.record($0.payload) }
+    #expect(seen.values.isEmpty)
+  }
+
+  @Test func topicsWithTheSameNameAndDifferentPayloadTypesAreDistinct() {
+    let bus = TopicBus()
+    let ints = Recorder<Int>()
+    let strings = Recorder<String>()
+    bus.subscribe(to: Topic<Int>("value")) { ints.record($0.payload) }
+    bus.subscribe(to: Topic<String>("value")) { strings.record($0.payload) }
+
+    bus.publish(Topic<Int>("value"), 7)
+    bus.publish(Topic<String>("value"), "seven")
+
+    #expect(ints.values == [7])
+    #expect(strings.values == ["seven"])
+  }
+
+  @Test func payloadlessTopicsArePublishedWithoutAValue() {
+    let bus = TopicBus()
+    let ticks = Recorder<String>()
+    bus.subscribe(to: Topic<Void>("tick")) { ticks.record($0.topic.name) }
+    bus.publish(Topic<Void>("tick"))
+    bus.publish(Topic<Void>("tick"))
+    #expect(ticks.values == ["tick", "tick"])
+  }
+
+  @Test func senderFilterDeliversOnlyThatSendersEvents() {
+    let bus = TopicBus()
+    let mine = Party()
+    let other = Party()
+    let seen = Recorder<Int>()
+    bus.subscribe(to: .count, from: mine) { seen.record($0.payload) }
+
+    bus.publish(.count, 1, from: mine)
+    bus.publish(.count, 2, from: other)
+    bus.publish(.count, 3)
+    bus.publish(.count, 4, from: mine)
+
+    #expect(seen.values == [1, 4])
+  }
+
+  @Test func aDeallocatedFilteredSenderMatchesNothing() {
+    let bus = TopicBus()
+    let seen = Recorder<Int>()
+    weak var weakSender: Party?
+    do {
+      let sender = Party()
+      weakSender = sender
+      bus.subscribe(to: .count, from: sender) { seen.record($0.payload) }
+      bus.publish(.count, 1, from: sender)
+    }
+    #expect(weakSender == nil)
+    bus.publish(.count, 2)  // a nil sender must not match a filter whose sender is gone
+    bus.publish(.count, 3, from: Party())
+    #expect(seen.values == [1])
+  }
+
+  @Test func onceDeliversOnlyTheNextEvent() {
+    let bus = TopicBus()
+    let seen = Recorder<Int>()
+    let subscription = bus.subscribe(to: .count, once: true) { seen.record($0.payload) }
+    bus.publish(.count, 1)
+    bus.publish(.count, 2)
+    #expect(seen.values == [1])
+    subscription.unsubscribe()  // harmless after the one delivery
+  }
+
+  @Test func onceWithASenderFilterWaitsForThatSender() {
+    let bus = TopicBus()
+    let sender = Party()
+    let seen = Recorder<Int>()
+    bus.subscribe(to: .count, from: sender, once: true) { seen.record($0.payload) }
+    bus.publish(.count, 1)
+    bus.publish(.count, 2, from: sender)
+    bus.publish(.count, 3, from: sender)
+    #expect(seen.values == [2])
+  }
+
+  @Test func onceDeliversExactlyOneOfManyConcurrentPublishes() {
+    for _ in 0..<50 {
+      let bus = TopicBus()
+      let seen = Recorder<Int>()
+      bus.subscribe(to: .count, once: true) { seen.record($0.payload) }
+      DispatchQueue.concurrentPerform(iterations: 8) { bus.publish(.count, $0) }
+      #expect(seen.count == 1)
+    }
+  }
+
+  @Test func onceDeliversOnceWhenTwoPublishesHoldItAtTheSameTime() {
+    let bus = TopicBus()
+    let arrived = DispatchSemaphore(value: 0)
+    let proceed = DispatchSemaphore(value: 0)
+    bus.subscribe(to: .count) { _ in
+      arrived.signal()
+      proceed.wait()  // both publishes hold their list of subscribers, the once one included
+    }
+    let seen = Recorder<Int>()
+    bus.subscribe(to: .count, once: true) { seen.record($0.payload) }
+    let publishes = (1...2).map { n in startThread { bus.publish(.count, n) } }
+    arrived.wait()
+    arrived.wait()
+    proceed.signal()
+    proceed.signal()
+    for published in publishes { published.wait() }
+    #expect(seen.count == 1)
+  }
+
+  @Test func unsubscribeStopsDeliveryAndReleasesTheHandler() {
+    let bus = TopicBus()
+    final class Captured: Sendable {}
+    weak var weakCaptured: Captured?
+    let seen = Recorder<Int>()
+    let subscription: Subscription
+    do {
+      let captured = Captured()
+      weakCaptured = captured
+      subscription = bus.subscribe(to: .count) { event in
+        _ = captured
+        seen.record(event.payload)
+      }
+    }
+    bus.publish(.count, 1)
+    subscription.unsubscribe()
+    bus.publish(.count, 2)
+    #expect(seen.values == [1])
+    #expect(weakCaptured == nil)
+  }
+
+  @Test func unsubscribeWhileAnotherThreadIsPublishingPreventsTheDeliveryNotYetBegun() {
+    let bus = TopicBus()
+    let inFirstHandler = DispatchSemaphore(value: 0)
+    let mayContinue = DispatchSemaphore(value: 0)
+    let seen = Recorder<String>()
+    bus.subscribe(to: .count) { _ in
+      inFirstHandler.signal()
+      mayContinue.wait()  // the publish holds its list of subscribers, second one included
+    }
+    let second = bus.subscribe(to: .count) { _ in seen.record("second") }
+    let published = startThread { bus.publish(.count, 1) }
+    inFirstHandler.wait()
+    second.unsubscribe()
+    mayContinue.signal()
+    published.wait()
+    #expect(seen.values.isEmpty)
+  }
+
+  @Test func droppingTheSubscriptionDoesNotUnsubscribe() {
+    let bus = TopicBus()
+    let seen = Recorder<Int>()
+    do {
+      _ = bus.subscribe(to: .count) { seen.record($0.payload) }
+    }
+    bus.publish(.count, 1)
+    #expect(seen.values == [1])
+  }
+
+  @Test func ownerHandlersReceiveTheOwner() {
+    let bus = TopicBus()
+    let owner = Party()
+    let owners = Recorder<ObjectIdentifier>()
+    bus.subscribe(owner, to: .count) { me, _ in owners.record(ObjectIdentifier(me)) }
+    bus.publish(.count, 1)
+    #expect(owners.values == [ObjectIdentifier(owner)])
+  }
+
+  @Test func unsubscribingAnOwnerFromATopicKeepsItsOtherTopicsAndOtherOwners() {
+    let bus = TopicBus()
+    let owner = Party()
+    let other = Party()
+    let seen = Recorder<String>()
+    bus.subscribe(owner, to: .count) { _, e in seen.record("owner count \(e.payload)") }
+    bus.subscribe(owner, to: .count, from: other) { _, e in seen.record("owner from \(e.payload)") }
+    bus.subscribe(owner, to: .loggedIn) { _, e in seen.record("owner login \(e.payload.user)") }
+    bus.subscribe(other, to: .count) { _, e in seen.record("other count \(e.payload)") }
+
+    bus.unsubscribe(owner, from: .count)
+    bus.publish(.count, 1, from: other)
+    bus.publish(.loggedIn, Login(user: "ada"))
+
+    #expect(seen.values == ["other count 1", "owner login ada"])
+  }
+
+  @Test func unsubscribeAllEndsEveryTopicOfTheOwnerOnly() {
+    let bus = TopicBus()
+    let owner = Party()
+    let other = Party()
+    let seen = Recorder<String>()
+    bus.subscribe(owner, to: .count) { _, e in seen.record("owner count \(e.payload)") }
+    bus.subscribe(owner, to: .loggedIn) { _, e in seen.record("owner login \(e.payload.user)") }
+    bus.subscribe(other, to: .count) { _, e in seen.record("other count \(e.payload)") }
+
+    bus.unsubscribeAll(owner)
+    bus.publish(.count, 1)
+    bus.publish(.loggedIn, Login(user: "ada"))
+
+    #expect(seen.values == ["other count 1"])
+  }
+
+  @Test func theBusKeepsOwnersWeaklyAndForgetsTheirSubscriptions() {
+    let bus = TopicBus()
+    final class Captured: Sendable {}
+    weak var weakOwner: Party?
+    weak var weakCaptured: Captured?
+    let seen = Recorder<Int>()
+    do {
+      let owner = Party()
+      let captured = Captured()
+      weakOwner = owner
+      weakCaptured = captured
+      bus.subscribe(owner, to: .count) { _, event in
+        _ = captured
+        seen.record(event.payload)
+      }
+      bus.publish(.count, 1)
+    }
+    #expect(weakOwner == nil)
+    bus.publish(.count, 2)  // finds the owner gone and removes its subscription
+    #expect(seen.values == [1])
+    #expect(weakCaptured == nil)
+  }
+
+  @Test func aSubscriptionDoesNotKeepTheBusAlive() {
+    weak var weakBus: TopicBus?
+    let subscription: Subscription
+    do {
+      let bus = TopicBus()
+      weakBus = bus
+      subscription = bus.subscribe(to: .count) { _ in }
+    }
+    #expect(weakBus == nil)
+    subscription.unsubscribe()  // still safe
+  }
+
+  @Test func handlersMayPublishSubscribeAndUnsubscribeDuringAPublish() {
+    let bus = TopicBus()
+    let seen = Recorder<String>()
+    let late = Recorder<Int>()
+    nonisolated(unsafe) var lateSubscription: Subscription?
+    let selfRemoving = SubscriptionBox()
+    selfRemoving.subscription = bus.subscribe(to: .count) { event in
+      seen.record("self-removing \(event.payload)")
+      selfRemoving.subscription?.unsubscribe()
+    }
+    bus.subscribe(to: .count) { event in
+      seen.record("first \(event.payload)")
+      if event.payload == 1 {
+        lateSubscription = bus.subscribe(to: .count) { late.record($0.payload) }
+        bus.publish(.count, 2)
+      }
+    }
+
+    bus.publish(.count, 1)
+
+    // The nested publish of 2 runs inside the delivery of 1, after the self-removing subscriber
+    // left; the subscriber added during the publish of 1 does not receive 1, but receives 2.
+    #expect(seen.values == ["self-removing 1", "first 1", "first 2"])
+    #expect(late.values == [2])
+    lateSubscription?.unsubscribe()
+  }
+
+  @Test func eventsIsAValueStreamThatComposesWithOperators() {
+    let bus = TopicBus()
+    let sender = Party()
+    let seen = Recorder<Int>()
+    let subscription = bus.events(.count, from: sender)
+      .map(\.payload)
+      .filter { $0.isMultiple(of: 2) }
+      .subscribe(seen.record)
+
+    for n in 1...6 { bus.publish(.count, n, from: sender) }
+    bus.publish(.count, 8)
+    subscription.unsubscribe()
+    bus.publish(.count, 10, from: sender)
+
+    #expect(seen.values == [2, 4, 6])
+  }
+
+  @Test func eventsOfADeallocatedSenderDeliversNothing() {
+    let bus = TopicBus()
+    let stream: ValueObservable<TopicEvent<Int>>
+    do {
+      stream = bus.events(.count, from: Party())
+    }
+    let seen = Recorder<Int>()
+    stream.subscribe { seen.record($0.payload) }
+    bus.publish(.count, 1)
+    #expect(seen.values.isEmpty)
+  }
+
+  @Test func theSharedBusIsOneBus() {
+    let topic = Topic<Int>("TopicBusTests.shared.\(UInt64.random(in: 0...UInt64.max))")
+    let seen = Recorder<Int>()
+    let subscription = TopicBus.shared.subscribe(to: topic) { seen.record($0.payload) }
+    TopicBus.shared.publish(topic, 5)
+    subscription.unsubscribe()
+    #expect(seen.values == [5])
+  }
+}
+
+/// Lets a handler reach its own subscription.
+private final class SubscriptionBox: @unchecked Sendable {
+  // Written once before any publish, then only read.
+  var subscription: Subscription?
+}

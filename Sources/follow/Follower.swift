@@ -5,7 +5,7 @@ import Producers
 /// The whole of `follow`: a ``FollowedPath`` per file, a heartbeat timer, and the signals that
 /// reload (SIGHUP) and stop it (SIGINT, SIGTERM), all delivering on one serial queue.
 ///
-/// Confined to its queue: it is started there (``start(on:)``) and every stream it subscribes to
+/// Confined to its queue: it is started there (``start()``) and every stream it subscribes to
 /// delivers there.
 final class Follower {
   private let options: Options

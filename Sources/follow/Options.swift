@@ -29,8 +29,8 @@ struct Options: Equatable {
 
     DURATION is a number with a unit: 250ms, 5s, 2m.
     signals: SIGHUP reopens every FILE; SIGINT or SIGTERM prints a summary and exits with 0.
-    exit status: 0 when stopped by a signal or at the end of the demo, 2 on bad usage or a FILE
-    that cannot be followed.
+    exit status: 0 when stopped by a signal or at the end of the demo, 1 when the demo lost or
+    doubled a line, 2 on bad usage or a FILE that cannot be followed.
     """
 }
 

@@ -101,8 +101,8 @@ public enum FileDescriptors {
   /// pipe at end of file stays readable, so unsubscribe when your read returns 0. Regular files
   /// are always readable.
   ///
-  /// - Throws: ``FileDescriptorError`` for a negative, closed, never-opened or write-only
-  ///   descriptor.
+  /// - Throws: ``FileDescriptorError`` for a negative, closed, never-opened, directory or
+  ///   write-only descriptor.
   public static func readable(
     _ fd: Int32,
     ownership: DescriptorOwnership,
@@ -119,8 +119,8 @@ public enum FileDescriptors {
   ///
   /// Unsubscribe when you have nothing more to write, or the stream keeps delivering.
   ///
-  /// - Throws: ``FileDescriptorError`` for a negative, closed, never-opened or read-only
-  ///   descriptor.
+  /// - Throws: ``FileDescriptorError`` for a negative, closed, never-opened, directory or
+  ///   read-only descriptor.
   public static func writable(
     _ fd: Int32,
     ownership: DescriptorOwnership,

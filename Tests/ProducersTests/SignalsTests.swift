@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import IndefiniteObservable
 import Producers
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -13,7 +14,7 @@ import Testing
 /// Tests that raise signals in the test runner's process. They use only SIGUSR1 and SIGUSR2,
 /// whose disposition each test first sets to a harmless handler of its own (and checks is back
 /// at the end), so a stray signal can never kill the runner.
-@Suite(.serialized) struct SignalsTests {
+@Suite(.serialized, .checksLiveResources) struct SignalsTests {
   @Test func everySubscriberOfASignalReceivesEachDelivery() throws {
     try withHarmlessHandlers(.user1) {
       let stream = try Signals.deliveries(of: .user1)
@@ -206,7 +207,7 @@ import Testing
 
 /// Tests that bring a default action back, or change the dispositions of many signals: each
 /// runs in a child process of its own (a Swift Testing exit test), so the runner cannot die.
-@Suite struct SignalsInChildProcessTests {
+@Suite(.checksLiveResources) struct SignalsInChildProcessTests {
   @Test(arguments: [SIGTERM, SIGINT, SIGHUP])
   func theDefaultActionIsBackAfterTheLastUnsubscribe(number: Int32) async {
     let result = await #expect(
@@ -342,7 +343,7 @@ private final class SignalFlood: @unchecked Sendable {
 }
 
 /// Bad input: every refused signal gets its typed error when the stream is made.
-@Suite struct SignalErrorTests {
+@Suite(.checksLiveResources) struct SignalErrorTests {
   static let refused: [(Int32, SignalError)] = [
     (0, .outOfRange(0)),
     (-1, .outOfRange(-1)),

@@ -14,7 +14,7 @@ import Testing
 /// Tests that raise signals in the test runner's process. They use only SIGUSR1 and SIGUSR2,
 /// whose disposition each test first sets to a harmless handler of its own (and checks is back
 /// at the end), so a stray signal can never kill the runner.
-@Suite(.serialized, .checksLiveResources) struct SignalsTests {
+@Suite(.serialized, .checksLiveResources, .leavesEveryDispositionAsItWas) struct SignalsTests {
   @Test func everySubscriberOfASignalReceivesEachDelivery() throws {
     try withHarmlessHandlers(.user1) {
       let stream = try Signals.deliveries(of: .user1)
@@ -161,6 +161,31 @@ import Testing
         queue.sync {}
         #expect(recorder.values.count == countAtUnsubscribe)
       }
+    }
+  }
+
+  /// Eight threads subscribe to and unsubscribe from two signals at once, from one stream and
+  /// from new ones, while a ninth raises them: each subscription ends with its handler
+  /// installed and restored in balance, and every disposition is as before at the end (checked
+  /// by `withHarmlessHandlers` and the suite's trait).
+  @Test func threadsSubscribingAndUnsubscribingAtOnceLeaveTheDispositionsAsTheyWere() throws {
+    try withHarmlessHandlers(.user1, .user2) {
+      // A stream is its immutable connect closure over the registry, which is thread-safe.
+      nonisolated(unsafe) let shared = try Signals.deliveries(of: .user1, .user2)
+      let flood = SignalFlood(.user2)
+      let delivered = Recorder<UnixSignal>()
+      let finished = runOnThreads(8) { thread in
+        for round in 0..<100 {
+          let stream =
+            round.isMultiple(of: 2)
+            ? shared : try! Signals.deliveries(of: thread < 4 ? .user1 : .user2)
+          let subscription = stream.subscribe(delivered.record)
+          if round.isMultiple(of: 25) { sendToProcess(.user1) }
+          subscription.unsubscribe()
+        }
+      }
+      _ = flood.stop()
+      #expect(finished)
     }
   }
 

@@ -25,7 +25,7 @@ public struct LiveResourcesCheck: SuiteTrait, TestTrait, TestScoping {
     && LiveResources.areCounted
 
   /// How long resources released asynchronously have to go once the test has returned.
-  static let grace: Duration = .seconds(5)
+  static let grace: Duration = .seconds(3)
 
   /// True: nested suites are checked too.
   public var isRecursive: Bool { true }

@@ -14,8 +14,12 @@ let package = Package(
     .target(name: "IndefiniteObservable", dependencies: ["CIndefiniteObservableAtomics"]),
     .target(name: "Producers", dependencies: ["IndefiniteObservable"]),
     .executableTarget(name: "follow", dependencies: ["Producers"]),
-    .testTarget(name: "IndefiniteObservableTests", dependencies: ["IndefiniteObservable"]),
-    .testTarget(name: "ProducersTests", dependencies: ["Producers"]),
+    // What the test targets share: the live-resource check, a seeded random generator and
+    // threads started at once. Not a product: nothing outside the tests links it.
+    .target(name: "TestSupport", dependencies: ["IndefiniteObservable"], path: "Tests/Support"),
+    .testTarget(
+      name: "IndefiniteObservableTests", dependencies: ["IndefiniteObservable", "TestSupport"]),
+    .testTarget(name: "ProducersTests", dependencies: ["Producers", "TestSupport"]),
     // Runs the built `follow` program as a child process; it needs no module of ours.
     .testTarget(name: "FollowTests"),
   ],

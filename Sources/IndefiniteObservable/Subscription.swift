@@ -19,7 +19,10 @@ public final class Subscription: @unchecked Sendable {
   /// Creates a subscription that will call `disconnect` on the first ``unsubscribe()``.
   public init(_ disconnect: @escaping () -> Void) {
     self.disconnect = disconnect
+    LiveResources.opened(.subscriptions)
   }
+
+  deinit { LiveResources.closed(.subscriptions) }
 
   /// Disconnects the stream: the first call runs disconnect; later calls do nothing.
   ///

@@ -95,6 +95,7 @@ public enum Timers {
     ValueObservable { observer in
       let delivery = queue ?? DispatchQueue(label: "IndefiniteObservable.Timers")
       let timer = DispatchSource.makeTimerSource(queue: delivery)
+      LiveResources.opened(.dispatchSources)
       let handler = TickHandler(timer: timer, next: observer.next, once: interval == .never)
       timer.setEventHandler(handler: handler.fire)
       timer.setCancelHandler(handler: handler.release)
@@ -124,7 +125,10 @@ private final class TickHandler: @unchecked Sendable {
     self.cancelTimer = timer
     self.next = next
     self.once = once
+    LiveResources.opened(.producerObservers)
   }
+
+  deinit { LiveResources.closed(.producerObservers) }
 
   /// Runs for each fire, on the delivery queue.
   @Sendable func fire() {
@@ -139,6 +143,7 @@ private final class TickHandler: @unchecked Sendable {
   @Sendable func release() {
     timer = nil
     next = nil
+    LiveResources.closed(.dispatchSources)
   }
 
   /// The subscription's disconnect: cancels the timer (idempotent, from any thread).

@@ -194,6 +194,32 @@ import Testing
     #expect(follow.errors.contains(message))
   }
 
+  /// A file that exists but cannot be opened for reading. Tests run as root here, for whom no
+  /// permission bit makes a file unreadable; a Unix-domain socket's file cannot be opened by
+  /// anyone (ENXIO on Linux, EOPNOTSUPP on Apple platforms).
+  @Test func aFileThatCannotBeOpenedIsAClearMessageAndExitStatusTwo() throws {
+    let scratch = Scratch()
+    defer { scratch.remove() }
+    makeSocketFile(at: scratch.file("app.sock"))
+    let follow = try FollowProcess(["app.sock"], in: scratch.path)
+    #expect(follow.exitStatus() == 2)
+    #expect(follow.errors.contains("follow: cannot open app.sock: "), "\(follow.errors)")
+  }
+
+  /// A file its user may not read. Tests run as root here, for whom permission bits do not
+  /// count, so `follow` then runs as the user nobody, through `setpriv`.
+  @Test(.enabled(if: getuid() != 0 || canRunAsNobody, "needs a user that permissions apply to"))
+  func aFileWithoutReadPermissionIsAClearMessageAndExitStatusTwo() throws {
+    let scratch = Scratch()
+    defer { scratch.remove() }
+    append("secret", to: scratch.file("app.log"))
+    chmod(scratch.file("app.log"), 0o200)
+    let follow = try FollowProcess(
+      ["app.log"], in: scratch.path, launcher: getuid() == 0 ? asNobody : [])
+    #expect(follow.exitStatus() == 2)
+    #expect(follow.errors.contains("app.log: Permission denied"), "\(follow.errors)")
+  }
+
   @Test func helpExplainsUsage() throws {
     let follow = try FollowProcess(["--help"])
     #expect(follow.exitStatus() == 0)

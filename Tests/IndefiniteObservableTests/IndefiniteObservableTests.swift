@@ -1,7 +1,8 @@
 import IndefiniteObservable
+import TestSupport
 import Testing
 
-@Suite struct IndefiniteObservableTests {
+@Suite(.checksLiveResources) struct IndefiniteObservableTests {
   @Test func connectRunsOnlyWhenSubscribed() {
     var connects = 0
     let observable = ValueObservable<Int> { _ in

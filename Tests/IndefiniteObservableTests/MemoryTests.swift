@@ -1,8 +1,9 @@
 import IndefiniteObservable
+import TestSupport
 import Testing
 
 /// The memory rules of 4.0: observables are plain values with no hidden owners.
-@Suite struct MemoryTests {
+@Suite(.checksLiveResources) struct MemoryTests {
   private func makeFive() -> ValueObservable<Int> {
     ValueObservable { observer in
       observer.next(5)

@@ -1,8 +1,9 @@
 import Dispatch
 import IndefiniteObservable
+import TestSupport
 import Testing
 
-@Suite struct SubscriptionTests {
+@Suite(.checksLiveResources) struct SubscriptionTests {
   @Test func unsubscribeCallsDisconnectExactlyOnce() {
     var calls = 0
     let subscription = Subscription { calls += 1 }

@@ -2,13 +2,14 @@ import Dispatch
 import Foundation
 import IndefiniteObservable
 import Producers
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
-@Suite struct FileDescriptorsTests {
+@Suite(.checksLiveResources) struct FileDescriptorsTests {
   @Test func linesOfAPipeSplitOnLineFeedsAcceptCRLFAndWaitForUnfinishedLines() throws {
     let pipe = Pipe()
     let lines = Recorder<String>()

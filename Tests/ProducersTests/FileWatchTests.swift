@@ -2,13 +2,14 @@ import Dispatch
 import Foundation
 import IndefiniteObservable
 import Producers
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
-@Suite struct FileWatchTests {
+@Suite(.checksLiveResources) struct FileWatchTests {
   @Test func aPathWatchReportsModificationRenameAndTheNextFileAtThePath() throws {
     let directory = TemporaryDirectory()
     defer { directory.remove() }

@@ -1,6 +1,7 @@
 import Foundation
 import IndefiniteObservable
 import Producers
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -9,7 +10,7 @@ import Testing
 
 /// Every producer's bad inputs, in one table each: each gets its documented thrown error, with
 /// no crash, no descriptor left open and no signal disposition changed.
-@Suite struct HostileInputTests {
+@Suite(.checksLiveResources) struct HostileInputTests {
   /// A descriptor number that was open and is closed now; high, so that no test running in
   /// parallel is given it again.
   static let closedDescriptor: Int32 = {

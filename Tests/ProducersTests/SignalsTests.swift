@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import IndefiniteObservable
 import Producers
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -13,7 +14,7 @@ import Testing
 /// Tests that raise signals in the test runner's process. They use only SIGUSR1 and SIGUSR2,
 /// whose disposition each test first sets to a harmless handler of its own (and checks is back
 /// at the end), so a stray signal can never kill the runner.
-@Suite(.serialized) struct SignalsTests {
+@Suite(.serialized, .checksLiveResources, .leavesEveryDispositionAsItWas) struct SignalsTests {
   @Test func everySubscriberOfASignalReceivesEachDelivery() throws {
     try withHarmlessHandlers(.user1) {
       let stream = try Signals.deliveries(of: .user1)
@@ -163,6 +164,31 @@ import Testing
     }
   }
 
+  /// Eight threads subscribe to and unsubscribe from two signals at once, from one stream and
+  /// from new ones, while a ninth raises them: each subscription ends with its handler
+  /// installed and restored in balance, and every disposition is as before at the end (checked
+  /// by `withHarmlessHandlers` and the suite's trait).
+  @Test func threadsSubscribingAndUnsubscribingAtOnceLeaveTheDispositionsAsTheyWere() throws {
+    try withHarmlessHandlers(.user1, .user2) {
+      // A stream is its immutable connect closure over the registry, which is thread-safe.
+      nonisolated(unsafe) let shared = try Signals.deliveries(of: .user1, .user2)
+      let flood = SignalFlood(.user2)
+      let delivered = Recorder<UnixSignal>()
+      let finished = runOnThreads(8) { thread in
+        for round in 0..<100 {
+          let stream =
+            round.isMultiple(of: 2)
+            ? shared : try! Signals.deliveries(of: thread < 4 ? .user1 : .user2)
+          let subscription = stream.subscribe(delivered.record)
+          if round.isMultiple(of: 25) { sendToProcess(.user1) }
+          subscription.unsubscribe()
+        }
+      }
+      _ = flood.stop()
+      #expect(finished)
+    }
+  }
+
   @Test func unsubscribeReleasesTheObserver() throws {
     try withHarmlessHandlers(.user1) {
       final class Canary {}
@@ -206,7 +232,7 @@ import Testing
 
 /// Tests that bring a default action back, or change the dispositions of many signals: each
 /// runs in a child process of its own (a Swift Testing exit test), so the runner cannot die.
-@Suite struct SignalsInChildProcessTests {
+@Suite(.checksLiveResources) struct SignalsInChildProcessTests {
   @Test(arguments: [SIGTERM, SIGINT, SIGHUP])
   func theDefaultActionIsBackAfterTheLastUnsubscribe(number: Int32) async {
     let result = await #expect(
@@ -342,7 +368,7 @@ private final class SignalFlood: @unchecked Sendable {
 }
 
 /// Bad input: every refused signal gets its typed error when the stream is made.
-@Suite struct SignalErrorTests {
+@Suite(.checksLiveResources) struct SignalErrorTests {
   static let refused: [(Int32, SignalError)] = [
     (0, .outOfRange(0)),
     (-1, .outOfRange(-1)),

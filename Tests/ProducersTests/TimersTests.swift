@@ -1,6 +1,7 @@
 import Dispatch
 import IndefiniteObservable
 import Producers
+import TestSupport
 import Testing
 
 /// Collects ticks delivered on a timer's queue and lets a test wait for them.
@@ -34,7 +35,7 @@ private final class TickRecorder: @unchecked Sendable {
   }
 }
 
-@Suite struct TimersTests {
+@Suite(.checksLiveResources) struct TimersTests {
   @Test func repeatingTimerTicksWithIncreasingIndices() throws {
     let recorder = TickRecorder()
     let subscription = try Timers.every(.milliseconds(5)).subscribe(recorder.record)

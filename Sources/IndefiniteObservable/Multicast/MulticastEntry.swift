@@ -62,7 +62,10 @@ final class MulticastEntry<T>: @unchecked Sendable {
       }
     self.state = .make(
       state: replaying ? MulticastState.replaying : activeState, remaining: limit ?? 0)
+    LiveResources.opened(.multicastSubscribers)
   }
+
+  deinit { LiveResources.closed(.multicastSubscribers) }
 
   /// Calls the subscriber with `value`; returns false, without calling, if its owner is gone.
   func call(_ value: T) -> Bool {

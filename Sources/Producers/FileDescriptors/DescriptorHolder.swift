@@ -23,10 +23,11 @@ final class DescriptorHolder: @unchecked Sendable {
   init(fd: Int32, ownership: DescriptorOwnership) {
     self.fd = fd
     self.ownership = ownership
+    if ownership == .streamCloses { LiveResources.opened(.descriptors) }
   }
 
   deinit {
-    if ownership == .streamCloses && !closed { System.close(fd) }
+    if ownership == .streamCloses && !closed { close() }
   }
 
   /// Starts one subscription's use: a close-on-exec duplicate of the descriptor, which the
@@ -36,6 +37,7 @@ final class DescriptorHolder: @unchecked Sendable {
       if closed { return .failure(.closedByStream(fd)) }
       switch System.duplicate(fd) {
       case .success(let duplicate):
+        LiveResources.opened(.descriptors)
         active += 1
         return .success(duplicate)
       case .failure(let errno) where errno.rawValue == EBADF:
@@ -54,7 +56,13 @@ final class DescriptorHolder: @unchecked Sendable {
       closed = true
       return true
     }
-    if close { System.close(fd) }
+    if close { self.close() }
+  }
+
+  /// Closes the owned descriptor.
+  private func close() {
+    System.close(fd)
+    LiveResources.closed(.descriptors)
   }
 }
 

@@ -42,8 +42,11 @@ final class FileReader<Decoder: ChunkDecoder>: @unchecked Sendable {
     self.queue = queue
     self.following = following
     self.offset = System.offset(fd)
+    LiveResources.opened(.producerObservers)
     refill()
   }
+
+  deinit { LiveResources.closed(.producerObservers) }
 
   /// Asks for a read pass on the delivery queue; passes asked for while one is pending merge.
   func refill() {
@@ -103,6 +106,7 @@ final class FileReader<Decoder: ChunkDecoder>: @unchecked Sendable {
   @Sendable private func release() {
     observer = nil
     System.close(fd)
+    LiveResources.closed(.descriptors)
   }
 
   /// The subscription's disconnect: stops delivery at once, then releases on the queue.

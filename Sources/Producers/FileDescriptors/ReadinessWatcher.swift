@@ -1,4 +1,5 @@
 import Dispatch
+import IndefiniteObservable
 
 /// Delivers a descriptor's readiness for one subscription, from a Dispatch read or write source.
 ///
@@ -34,7 +35,11 @@ final class ReadinessWatcher: @unchecked Sendable {
     source.setEventHandler(handler: fire)
     source.setCancelHandler(handler: release)
     source.activate()
+    LiveResources.opened(.producerObservers)
+    LiveResources.opened(.dispatchSources)
   }
+
+  deinit { LiveResources.closed(.producerObservers) }
 
   /// Runs when Dispatch reports readiness, on the delivery queue.
   @Sendable private func fire() {
@@ -59,6 +64,8 @@ final class ReadinessWatcher: @unchecked Sendable {
     next = nil
     source = nil
     System.close(fd)
+    LiveResources.closed(.descriptors)
+    LiveResources.closed(.dispatchSources)
   }
 
   /// The subscription's disconnect: stops delivery at once and cancels the source.

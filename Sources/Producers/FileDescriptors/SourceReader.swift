@@ -1,4 +1,5 @@
 import Dispatch
+import IndefiniteObservable
 
 #if canImport(Darwin)
   import Darwin
@@ -42,7 +43,11 @@ final class SourceReader<Decoder: ChunkDecoder>: @unchecked Sendable {
     source.setEventHandler(handler: readAvailable)
     source.setCancelHandler(handler: release)
     source.activate()
+    LiveResources.opened(.producerObservers)
+    LiveResources.opened(.dispatchSources)
   }
+
+  deinit { LiveResources.closed(.producerObservers) }
 
   /// Runs when the descriptor is readable, on the delivery queue: reads and delivers until the
   /// descriptor has nothing more for now. Dispatch on Linux signals new data only once, so a
@@ -93,6 +98,8 @@ final class SourceReader<Decoder: ChunkDecoder>: @unchecked Sendable {
     observer = nil
     source = nil
     System.close(fd)
+    LiveResources.closed(.descriptors)
+    LiveResources.closed(.dispatchSources)
   }
 
   /// The subscription's disconnect: stops delivery at once and cancels the source.

@@ -13,7 +13,10 @@ final class ObserverList<Value>: @unchecked Sendable {
     init(token: Int, next: @escaping (Value) -> Void) {
       self.token = token
       self.next = next
+      LiveResources.opened(.producerObservers)
     }
+
+    deinit { LiveResources.closed(.producerObservers) }
   }
 
   private let lock = Lock()

@@ -71,6 +71,7 @@ final class SignalRegistry: @unchecked Sendable {
       for number in subscriber.signals {
         if installations[number] == nil {
           let previous = SignalHandler.install(number)
+          LiveResources.opened(.signalHandlers)
           installations[number] = Installation(subscriptions: 0, previous: previous)
         }
         installations[number]?.subscriptions += 1
@@ -92,6 +93,7 @@ final class SignalRegistry: @unchecked Sendable {
           installations[number] = installation
         } else {
           SignalHandler.restore(number, to: installation.previous)
+          LiveResources.closed(.signalHandlers)
           installations[number] = nil
         }
       }

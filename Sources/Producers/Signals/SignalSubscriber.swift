@@ -17,7 +17,10 @@ final class SignalSubscriber: @unchecked Sendable {
     self.signals = signals
     self.queue = queue
     self.next = next
+    LiveResources.opened(.producerObservers)
   }
+
+  deinit { LiveResources.closed(.producerObservers) }
 
   /// Delivers, in order and in one block on the delivery queue, those of `numbers` that this
   /// subscription wants. Each is checked against ``stop()`` just before its call.

@@ -22,10 +22,16 @@ final class FollowProcess: @unchecked Sendable {
     return bundle.appendingPathComponent("follow")
   }
 
-  /// Starts `follow` with `arguments` in `directory`.
-  init(_ arguments: [String], in directory: String? = nil) throws {
-    process.executableURL = Self.executable
-    process.arguments = arguments
+  /// Starts `follow` with `arguments` in `directory`; through `launcher` when given (a
+  /// program and its arguments, which run `follow` and its arguments after them).
+  init(_ arguments: [String], in directory: String? = nil, launcher: [String] = []) throws {
+    if let program = launcher.first {
+      process.executableURL = URL(fileURLWithPath: program)
+      process.arguments = launcher.dropFirst() + [Self.executable.path] + arguments
+    } else {
+      process.executableURL = Self.executable
+      process.arguments = arguments
+    }
     if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
     let out = Pipe()
     let err = Pipe()
@@ -176,3 +182,33 @@ func append(_ lines: String..., to path: String) {
   for line in lines { writer.write(line) }
   writer.close()
 }
+
+/// Makes a Unix-domain socket file at `path`: a file that exists and that nobody can open.
+func makeSocketFile(at path: String) {
+  #if canImport(Glibc)
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+  #else
+    let fd = socket(AF_UNIX, SOCK_STREAM, 0)
+  #endif
+  precondition(fd >= 0, "socket failed")
+  defer { close(fd) }
+  var address = sockaddr_un()
+  address.sun_family = sa_family_t(AF_UNIX)
+  let bytes = path.utf8CString
+  precondition(bytes.count <= MemoryLayout.size(ofValue: address.sun_path), "path too long")
+  withUnsafeMutableBytes(of: &address.sun_path) { sunPath in
+    bytes.withUnsafeBytes { sunPath.copyMemory(from: $0) }
+  }
+  let bound = withUnsafePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+      bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+    }
+  }
+  precondition(bound == 0, "bind \(path) failed")
+}
+
+/// A launcher for `FollowProcess` that runs the program as the user and group nobody.
+let asNobody = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+
+/// Whether ``asNobody`` can be used: as root, where `setpriv` exists.
+let canRunAsNobody = getuid() == 0 && FileManager.default.isExecutableFile(atPath: asNobody[0])

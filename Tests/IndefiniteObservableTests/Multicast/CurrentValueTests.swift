@@ -1,8 +1,9 @@
 import Dispatch
 import IndefiniteObservable
+import TestSupport
 import Testing
 
-@Suite struct CurrentValueTests {
+@Suite(.checksLiveResources) struct CurrentValueTests {
   @Test func subscribeReceivesTheCurrentValueThenEveryChange() {
     let volume = CurrentValue(5)
     var heard: [Int] = []
@@ -125,11 +126,12 @@ import Testing
   @Test func writingFromASubscriberIsDeliveredAtOnce() {
     let value = CurrentValue(0)
     var heard: [Int] = []
-    value.subscribe { if $0 == 1 { value.value = 2 } }
+    let writer = value.subscribe { if $0 == 1 { value.value = 2 } }
     value.subscribe { heard.append($0) }
     value.value = 1
     #expect(heard == [0, 2, 1])
     #expect(value.value == 2)
+    writer.unsubscribe()  // The writer captures the holder: a cycle until it ends.
   }
 
   // MARK: Concurrency and memory

@@ -141,6 +141,7 @@ extension EmitterTests {
       #expect(nestedSubscriptions.value == 2400)
       #expect(emitter.sendCount == 4800)
       #expect(emitter.subscriberCount == 2)
+      emitter.unsubscribeAll()  // The subscribers capture the emitter: a cycle until they end.
     }
 
     @Test func aLimitHoldsWhenManyThreadsSend() {

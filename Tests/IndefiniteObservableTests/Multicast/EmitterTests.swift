@@ -1,8 +1,9 @@
 import Dispatch
 import IndefiniteObservable
+import TestSupport
 import Testing
 
-@Suite struct EmitterTests {
+@Suite(.checksLiveResources) struct EmitterTests {
   // MARK: Sending
 
   @Test func sendDeliversToEverySubscriberInSubscriptionOrder() {
@@ -310,6 +311,7 @@ import Testing
     emitter.send(1)
     // The inner send reaches every subscriber before the outer send goes on to "b".
     #expect(calls == ["a1", "a2", "b2", "b1"])
+    emitter.unsubscribeAll()  // A subscriber captures the emitter: a cycle until it ends.
   }
 
   @Test func subscriberAddedDuringASendReceivesOnlyLaterValues() {
@@ -324,6 +326,7 @@ import Testing
     emitter.send(1)
     emitter.send(2)
     #expect(late == [2])
+    emitter.unsubscribeAll()  // A subscriber captures the emitter: a cycle until it ends.
   }
 
   @Test func subscriberRemovedDuringASendIsNotCalledWithThatValue() {
@@ -359,6 +362,7 @@ import Testing
     }
     #expect(seen == [1, 2])
     #expect(emitter.lastValue == 2)
+    emitter.unsubscribeAll()  // The subscriber captures the emitter: a cycle until it ends.
   }
 
   // MARK: Composition

@@ -1,8 +1,9 @@
 import Dispatch
 import IndefiniteObservable
+import TestSupport
 import Testing
 
-@Suite struct SubscriptionBagTests {
+@Suite(.checksLiveResources) struct SubscriptionBagTests {
   @Test func aDeallocatedBagUnsubscribesEverything() {
     let emitter = Emitter<Int>()
     let source = CallbackSource<Int>()

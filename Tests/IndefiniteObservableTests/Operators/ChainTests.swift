@@ -1,8 +1,9 @@
 import IndefiniteObservable
+import TestSupport
 import Testing
 
 /// Behaviour of operator chains as a whole.
-@Suite struct ChainTests {
+@Suite(.checksLiveResources) struct ChainTests {
   @Test func eachSubscriptionConnectsItsOwnUpstream() {
     let source = CallbackSource<Int>()
     let chain = source.stream.map { $0 + 1 }.filter { $0 > 0 }.scan(0, +)

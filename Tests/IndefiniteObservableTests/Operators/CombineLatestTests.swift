@@ -1,7 +1,8 @@
 import IndefiniteObservable
+import TestSupport
 import Testing
 
-@Suite struct CombineLatestTests {
+@Suite(.checksLiveResources) struct CombineLatestTests {
   @Test func waitsForBothThenPairsTheLatest() {
     let width = CallbackSource<Int>()
     let height = CallbackSource<Int>()

@@ -1,7 +1,8 @@
 import IndefiniteObservable
+import TestSupport
 import Testing
 
-@Suite struct CompactMapTests {
+@Suite(.checksLiveResources) struct CompactMapTests {
   @Test func dropsNilResults() {
     var seen: [Int] = []
     SynchronousSource(["1", "two", "3", ""]).stream.compactMap { Int($0) }.subscribe {

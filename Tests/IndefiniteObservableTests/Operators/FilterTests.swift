@@ -1,7 +1,8 @@
 import IndefiniteObservable
+import TestSupport
 import Testing
 
-@Suite struct FilterTests {
+@Suite(.checksLiveResources) struct FilterTests {
   @Test func passesOnlyIncludedValues() {
     var seen: [Int] = []
     SynchronousSource(Array(1...6)).stream.filter { $0.isMultiple(of: 3) }.subscribe {

@@ -1,7 +1,8 @@
 import IndefiniteObservable
+import TestSupport
 import Testing
 
-@Suite struct MapTests {
+@Suite(.checksLiveResources) struct MapTests {
   @Test func transformsEveryValue() {
     var seen: [String] = []
     SynchronousSource([1, 2, 3]).stream.map { "#\($0)" }.subscribe { seen.append($0) }

@@ -1,7 +1,8 @@
 import IndefiniteObservable
+import TestSupport
 import Testing
 
-@Suite struct MergeTests {
+@Suite(.checksLiveResources) struct MergeTests {
   @Test func interleavesValuesInArrivalOrder() {
     let left = CallbackSource<Int>()
     let right = CallbackSource<Int>()

@@ -1,7 +1,8 @@
 import IndefiniteObservable
+import TestSupport
 import Testing
 
-@Suite struct PrependTests {
+@Suite(.checksLiveResources) struct PrependTests {
   @Test func sendsPrependedValuesFirst() {
     let source = CallbackSource<String>()
     var seen: [String] = []

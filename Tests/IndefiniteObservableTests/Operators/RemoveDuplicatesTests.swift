@@ -1,7 +1,8 @@
 import IndefiniteObservable
+import TestSupport
 import Testing
 
-@Suite struct RemoveDuplicatesTests {
+@Suite(.checksLiveResources) struct RemoveDuplicatesTests {
   @Test func dropsConsecutiveEqualValues() {
     var seen: [Int] = []
     SynchronousSource([1, 1, 2, 2, 2, 1, 3, 3]).stream.removeDuplicates().subscribe {

@@ -1,7 +1,8 @@
 import IndefiniteObservable
+import TestSupport
 import Testing
 
-@Suite struct ScanTests {
+@Suite(.checksLiveResources) struct ScanTests {
   @Test func accumulatesRunningResults() {
     var seen: [Int] = []
     SynchronousSource([1, 2, 3, 4]).stream.scan(0, +).subscribe { seen.append($0) }

@@ -149,3 +149,45 @@ func openDescriptorCount(linkedTo prefix: String) -> Int {
     return target?.hasPrefix(prefix) == true
   }
 }
+
+/// A trait that checks, after each test, that the disposition of every signal of the test
+/// runner (1 through 64, not only the ones the test used) is what it was before the test.
+///
+/// For the suites that subscribe to signals in the runner itself: a stream that installed a
+/// handler for a wrong number, or restored the wrong action, shows up here.
+struct DispositionsCheck: TestTrait, SuiteTrait, TestScoping {
+  var isRecursive: Bool { true }
+
+  func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
+    testCase == nil ? nil : self
+  }
+
+  func provideScope(
+    for test: Test,
+    testCase: Test.Case?,
+    performing function: @Sendable () async throws -> Void
+  ) async throws {
+    let before = Self.dispositions()
+    try await function()
+    let changed = zip(before, Self.dispositions()).filter { $0.0.disposition != $0.1.disposition }
+    for (old, new) in changed {
+      Issue.record(
+        "signal \(old.signal) was \(old.disposition), is \(new.disposition) after the test",
+        sourceLocation: test.sourceLocation)
+    }
+  }
+
+  /// The disposition of every signal that `sigaction` reports.
+  static func dispositions() -> [(signal: Int32, disposition: Disposition)] {
+    (Int32(1)...64).compactMap { signal in
+      var action = sigaction()
+      guard sigaction(signal, nil, &action) == 0 else { return nil }
+      return (signal, Disposition(of: signal))
+    }
+  }
+}
+
+extension Trait where Self == DispositionsCheck {
+  /// Checks that each test leaves every signal disposition of the runner as it found it.
+  static var leavesEveryDispositionAsItWas: Self { Self() }
+}

@@ -6,8 +6,9 @@ import Testing
 /// Many threads publishing, subscribing and unsubscribing on one bus at once.
 @Suite struct TopicBusConcurrencyTests {
   private static let topic = Topic<Int>("load")
-  private static let publishers = 4
-  private static let perPublisher = 5000
+  // Five publishers, two churning subscribers and one owner thread: eight threads at once.
+  private static let publishers = 5
+  private static let perPublisher = 4000
 
   /// Publisher `p` publishes `p * perPublisher + i` for i in 0..<perPublisher; churn threads
   /// publish negative markers after each of their unsubscribes.

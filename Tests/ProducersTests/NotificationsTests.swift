@@ -2,13 +2,14 @@ import Dispatch
 import Foundation
 import IndefiniteObservable
 import Producers
+import TestSupport
 import Testing
 
 private let ping = Notification.Name("NotificationsTests.ping")
 private let pong = Notification.Name("NotificationsTests.pong")
 
 /// Each test posts on a center of its own, so tests can run in parallel.
-@Suite struct NotificationsTests {
+@Suite(.checksLiveResources) struct NotificationsTests {
   @Test func postedNotificationsArriveBeforePostReturns() {
     let center = NotificationCenter()
     var names: [String] = []

@@ -2,6 +2,7 @@ import Dispatch
 import IndefiniteObservable
 import Observation
 import Producers
+import TestSupport
 import Testing
 
 @Observable private final class Player {
@@ -32,7 +33,7 @@ private final class Confined: @unchecked Sendable {
   }
 }
 
-@Suite struct ObservedTests {
+@Suite(.checksLiveResources) struct ObservedTests {
   @Test func theCurrentValueArrivesDuringSubscribeThenEachChangeOnTheQueue() {
     let model = Confined()
     let seen = Recorder<Int>()

@@ -1,4 +1,5 @@
 import IndefiniteObservable
+import TestSupport
 import Testing
 
 private struct Boom: Error, Equatable {}
@@ -28,7 +29,7 @@ private struct OneTwoThree: AsyncSequence, Sendable {
   func makeAsyncIterator() -> AsyncIterator { AsyncIterator() }
 }
 
-@Suite struct AsyncSequenceObservableTests {
+@Suite(.checksLiveResources) struct AsyncSequenceObservableTests {
   @Test func elementsArriveInOrder() async {
     let stream = ValueObservable(
       AsyncStream<Int> { continuation in

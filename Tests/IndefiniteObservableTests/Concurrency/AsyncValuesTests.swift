@@ -1,7 +1,8 @@
 import IndefiniteObservable
+import TestSupport
 import Testing
 
-@Suite struct AsyncValuesTests {
+@Suite(.checksLiveResources) struct AsyncValuesTests {
   @Test func valuesArriveInOrderAcrossThreads() async {
     let source = SharedSource<Int>()
     let consumer = Task {

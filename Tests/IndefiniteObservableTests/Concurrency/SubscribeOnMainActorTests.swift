@@ -1,5 +1,6 @@
 import Dispatch
 import IndefiniteObservable
+import TestSupport
 import Testing
 
 /// Main-actor state that handlers update; only the main actor touches it.
@@ -7,7 +8,7 @@ import Testing
   var shown: [Int] = []
 }
 
-@Suite struct SubscribeOnMainActorTests {
+@Suite(.checksLiveResources) struct SubscribeOnMainActorTests {
   @Test @MainActor func valuesSentFromManyThreadsArriveOnTheMainActorInEachSendersOrder() async {
     let source = SharedSource<Int>()
     let screen = Screen()

@@ -1,10 +1,11 @@
 import Dispatch
 import Foundation
 import IndefiniteObservable
+import TestSupport
 import Testing
 
 /// Many threads publishing, subscribing and unsubscribing on one bus at once.
-@Suite struct TopicBusConcurrencyTests {
+@Suite(.checksLiveResources) struct TopicBusConcurrencyTests {
   private static let topic = Topic<Int>("load")
   // Five publishers, two churning subscribers and one owner thread: eight threads at once.
   private static let publishers = 5

@@ -1,5 +1,6 @@
 import Dispatch
 import IndefiniteObservable
+import TestSupport
 import Testing
 
 @MainActor private final class Screen {
@@ -10,7 +11,7 @@ import Testing
   var title = ""
 }
 
-@Suite struct TopicBusMainActorTests {
+@Suite(.checksLiveResources) struct TopicBusMainActorTests {
   private let topic = Topic<String>("title")
 
   @Test @MainActor func anEventPublishedOnTheMainActorIsDeliveredBeforePublishReturns() {

@@ -1,5 +1,6 @@
 import Dispatch
 import IndefiniteObservable
+import TestSupport
 import Testing
 
 private struct Login: Sendable, Equatable {
@@ -17,7 +18,7 @@ extension Topic where Payload == Login {
 /// An object that owns subscriptions or sends events; it holds nothing.
 private final class Party: Sendable {}
 
-@Suite struct TopicBusTests {
+@Suite(.checksLiveResources) struct TopicBusTests {
   @Test func publishDeliversTopicSenderAndPayloadToEverySubscriber() {
     let bus = TopicBus()
     let sender = Party()
@@ -283,7 +284,8 @@ private final class Party: Sendable {}
       seen.record("self-removing \(event.payload)")
       selfRemoving.subscription?.unsubscribe()
     }
-    bus.subscribe(to: .count) { event in
+    // This handler captures the bus, so the test ends its subscription itself.
+    let first = bus.subscribe(to: .count) { event in
       seen.record("first \(event.payload)")
       if event.payload == 1 {
         lateSubscription = bus.subscribe(to: .count) { late.record($0.payload) }
@@ -298,6 +300,7 @@ private final class Party: Sendable {}
     #expect(seen.values == ["self-removing 1", "first 1", "first 2"])
     #expect(late.values == [2])
     lateSubscription?.unsubscribe()
+    first.unsubscribe()
   }
 
   @Test func eventsIsAValueStreamThatComposesWithOperators() {

@@ -20,8 +20,8 @@ let package = Package(
     .testTarget(
       name: "IndefiniteObservableTests", dependencies: ["IndefiniteObservable", "TestSupport"]),
     .testTarget(name: "ProducersTests", dependencies: ["Producers", "TestSupport"]),
-    // Runs the built `follow` program as a child process; it needs no module of ours.
-    .testTarget(name: "FollowTests"),
+    // Runs the built `follow` program as a child process.
+    .testTarget(name: "FollowTests", dependencies: ["TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

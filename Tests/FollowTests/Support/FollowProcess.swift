@@ -75,7 +75,7 @@ final class FollowProcess: @unchecked Sendable {
 
   /// Waits until `done(stdout, stderr)` holds, for at most `seconds`; whether it held.
   @discardableResult
-  func wait(seconds: Double = 10, until done: (_ stdout: String, _ stderr: String) -> Bool)
+  func wait(seconds: Double = 30, until done: (_ stdout: String, _ stderr: String) -> Bool)
     -> Bool
   {
     let deadline = Date(timeIntervalSinceNow: seconds)
@@ -89,13 +89,13 @@ final class FollowProcess: @unchecked Sendable {
 
   /// Waits until standard output holds `count` lines.
   @discardableResult
-  func waitForLines(_ count: Int, seconds: Double = 10) -> Bool {
+  func waitForLines(_ count: Int, seconds: Double = 30) -> Bool {
     wait(seconds: seconds) { out, _ in out.filter { $0 == "\n" }.count >= count }
   }
 
   /// Waits until standard error contains `text`.
   @discardableResult
-  func waitForNote(_ text: String, seconds: Double = 10) -> Bool {
+  func waitForNote(_ text: String, seconds: Double = 30) -> Bool {
     wait(seconds: seconds) { _, err in err.contains(text) }
   }
 
@@ -106,7 +106,7 @@ final class FollowProcess: @unchecked Sendable {
 
   /// Waits for the program to exit, for at most `seconds` (then kills it); its exit status,
   /// or nil when it had to be killed or died of a signal.
-  func exitStatus(seconds: Double = 10) -> Int32? {
+  func exitStatus(seconds: Double = 30) -> Int32? {
     let deadline = Date(timeIntervalSinceNow: seconds)
     while process.isRunning && Date() < deadline { usleep(10_000) }
     if process.isRunning {

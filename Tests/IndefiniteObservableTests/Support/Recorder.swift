@@ -51,7 +51,7 @@ final class Recorder<Value>: @unchecked Sendable {
   /// Suspends (without blocking the thread, so main-actor deliveries can run) until at least
   /// `count` values arrived, for at most `seconds`.
   @discardableResult
-  func arrival(ofCount count: Int, seconds: Double = 10) async -> Bool {
+  func arrival(ofCount count: Int, seconds: Double = 60) async -> Bool {
     await eventually(seconds: seconds) { self.count >= count }
   }
 }

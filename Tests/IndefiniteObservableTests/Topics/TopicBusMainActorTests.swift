@@ -56,13 +56,15 @@ import Testing
     let bus = TopicBus()
     let screen = Screen()
     let topic = self.topic
-    bus.subscribeOnMainActor(to: topic) { event in
+    // The handler captures the bus, so the test ends its subscription itself.
+    let subscription = bus.subscribeOnMainActor(to: topic) { event in
       screen.shown.append(event.payload)
       if event.payload == "1" { bus.publish(topic, "2") }  // queued until 1 is done
       screen.shown.append("end \(event.payload)")
     }
     bus.publish(topic, "1")
     #expect(screen.shown == ["1", "end 1", "2", "end 2"])
+    subscription.unsubscribe()
   }
 
   @Test @MainActor func ownerHandlersGetTheOwnerOnTheMainActor() async {

@@ -205,7 +205,8 @@ import Testing
       #expect(recorder.wait(forCount: 1))
       #expect(weakCanary != nil)
       subscription.unsubscribe()
-      #expect(weakCanary == nil)
+      // The delivery that recorded may still be returning on its queue, holding the closure.
+      #expect(eventually { weakCanary == nil })
     }
   }
 

@@ -92,35 +92,3 @@ final class CancellationFlag: @unchecked Sendable {
 #elseif canImport(Musl)
   import Musl
 #endif
-
-/// The cancellation of a Dispatch source, which a disconnect may ask for from any thread while
-/// the source's handler checks it on the delivery queue.
-///
-/// It sets no registration handler on the source: with one set, libdispatch's event loop on
-/// Linux crashed (a null dereference in `_dispatch_event_loop_drain`) in about 1 run in 100 of
-/// a program that read a few pipes one after another; without it, in none of 300.
-///
-/// `@unchecked Sendable`: `cancelled` is read and written only under `lock`; `source` is
-/// immutable and thread-safe.
-final class SourceCancellation: @unchecked Sendable {
-  private let lock = Lock()
-  private var cancelled = false
-  private let source: any DispatchSourceProtocol
-
-  init(_ source: any DispatchSourceProtocol) {
-    self.source = source
-  }
-
-  /// Whether ``cancel()`` was called.
-  var isCancelled: Bool { lock.withLock { cancelled } }
-
-  /// Cancels the source; true only for the first call.
-  func cancel() -> Bool {
-    let first = lock.withLock {
-      defer { cancelled = true }
-      return !cancelled
-    }
-    if first { source.cancel() }
-    return first
-  }
-}

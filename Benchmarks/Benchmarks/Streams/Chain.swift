@@ -47,6 +47,35 @@ func chainBenchmarks() {
     cancellable.cancel()
   }
 
+  // The same chain and floor on a source that does no reference counting per send, to show what
+  // each adds to a source that costs almost nothing.
+  let cheapest = "chain, append-only source"
+
+  Benchmark(name(cheapest, "IndefiniteObservable")) { benchmark in
+    let receiver = Receiver()
+    let source = AppendOnlyList<Int>()
+    let subscription = source.stream
+      .map { transform($0) }
+      .filter { isIncluded($0) }
+      .subscribe { receiver.receive($0) }
+    benchmark.startMeasurement()
+    for value in benchmark.scaledIterations { source.send(value) }
+    benchmark.stopMeasurement()
+    subscription.unsubscribe()
+  }
+
+  Benchmark(name(cheapest, "hand-written closures (floor)")) { benchmark in
+    let receiver = Receiver()
+    let source = AppendOnlyList<Int>()
+    source.add { value in
+      let transformed = transform(value)
+      if isIncluded(transformed) { receiver.receive(transformed) }
+    }
+    benchmark.startMeasurement()
+    for value in benchmark.scaledIterations { source.send(value) }
+    benchmark.stopMeasurement()
+  }
+
   // AsyncStream's cheapest path: the values are buffered, then read by the same task, so no
   // value waits for a suspended consumer to be scheduled. A consumer in another task costs more.
   Benchmark(name(scenario, "AsyncStream")) { benchmark in

@@ -26,14 +26,20 @@ final class MulticastStorage<T>: @unchecked Sendable {
   }
 
   @usableFromInline let lock = Lock()
+
+  // The four properties that `send` touches are accessed only under `lock`, and no callback runs
+  // while it is held, so two accesses to one of them can never overlap: the lock enforces
+  // exclusive access. `@exclusivity(unchecked)` drops the runtime's own check, which `send`
+  // would otherwise pay on every call, because it is inlined into other modules.
+
   /// The subscribers, in subscription order (so in increasing `id` order).
-  @usableFromInline var entries: ContiguousArray<MulticastEntry<T>> = []
+  @exclusivity(unchecked) @usableFromInline var entries: ContiguousArray<MulticastEntry<T>> = []
   /// The last value sent (or the current value of a ``CurrentValue``).
-  @usableFromInline var last: T?
+  @exclusivity(unchecked) @usableFromInline var last: T?
   /// Counts the values stored, for compare-and-send.
-  @usableFromInline var version = 0
+  @exclusivity(unchecked) @usableFromInline var version = 0
   /// Counts sends, for diagnostics; can be reset.
-  @usableFromInline var sendCount = 0
+  @exclusivity(unchecked) @usableFromInline var sendCount = 0
   var maxSubscribers = 100
   private var nextID = 0
   private var ownerBoundCount = 0

@@ -1,5 +1,6 @@
 import Dispatch
 import IndefiniteObservable
+import TestSupport
 import Testing
 
 extension EmitterTests {

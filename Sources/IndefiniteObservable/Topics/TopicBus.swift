@@ -49,9 +49,12 @@ public final class TopicBus: @unchecked Sendable {
 
   /// Publishes `payload` on `topic`, naming `sender` as its publisher.
   ///
-  /// Every subscriber of `topic` present when the publish begins, whose sender filter matches
-  /// and whose owner is alive, receives one ``TopicEvent``, before this method returns (main-actor
-  /// subscribers: see ``subscribeOnMainActor(to:from:once:_:)``).
+  /// Every subscriber of `topic` present when the publish begins, whose sender filter matches,
+  /// whose owner is alive and that is not unsubscribed meanwhile, receives one ``TopicEvent``,
+  /// before this method returns (main-actor subscribers: see
+  /// ``subscribeOnMainActor(to:from:once:_:)``). A `once` subscriber receives only the first event
+  /// that reaches it: when a handler publishes on the same topic, that nested publish can reach it
+  /// first, and this publish then skips it.
   ///
   /// - Parameters:
   ///   - sender: The publishing object, for subscribers that filter by sender; the event keeps it

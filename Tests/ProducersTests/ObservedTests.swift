@@ -139,6 +139,24 @@ private final class Confined: @unchecked Sendable {
     #expect(seen.values == [0, 5, 6])
   }
 
+  @Test func aDroppedSubscriptionIsReleasedWithItsObject() {
+    let queue = DispatchQueue(label: "ObservedTests.dropped")
+    final class Captured: Sendable {}
+    weak var weakCaptured: Captured?
+    weak var weakPlayer: Player?
+    queue.sync {
+      let player = Player()
+      weakPlayer = player
+      let captured = Captured()
+      weakCaptured = captured
+      // Attach and forget: the subscription is dropped, not ended.
+      _ = Observed.values(\.score, of: player, on: queue).subscribe { _ in _ = captured }
+    }
+    queue.sync {}
+    #expect(weakPlayer == nil)
+    #expect(weakCaptured == nil, "the subscriber's closure outlived its object")
+  }
+
   @Test func aSubscriptionDoesNotKeepTheObjectAlive() {
     let queue = DispatchQueue(label: "ObservedTests.lifetime")
     weak var weakPlayer: Player?

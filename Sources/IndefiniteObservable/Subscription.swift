@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The connection between one observer and its stream, returned by `subscribe`.
 ///
 /// ``unsubscribe()`` calls the stream's disconnect exactly once, however often and from however
@@ -13,8 +15,12 @@
 ///   `unsubscribe()` (it returns at once). Whether a given disconnect may run on another thread
 ///   than the one that subscribed is up to its stream; the producers of this package allow it.
 public final class Subscription: @unchecked Sendable {
-  // `disconnect` is read and cleared only under `lock`; it is called after the lock is released.
-  // The lock is one of `SharedLocks`, so that a subscription is a single small allocation.
+  // `@unchecked Sendable`: `disconnect` is read and cleared only inside `lock.withLock`, and
+  // called after the lock is released. It cannot live inside the `Mutex` itself: the closure is
+  // not `Sendable` (4.0's `Disconnect`), and a `Mutex` only takes values that are sent to it.
+  // The lock is stored inline, so a subscription is a single small allocation.
+  private let lock = Mutex(())
+  @exclusivity(unchecked) private var disconnect: Disconnect?
 
   /// Creates a subscription that will call `disconnect` on the first ``unsubscribe()``.
   public init(_ disconnect: @escaping () -> Void) {
@@ -29,23 +35,15 @@ public final class Subscription: @unchecked Sendable {
   /// When the stream's source honours its disconnect synchronously, as every source in this
   /// package does, no value reaches the observer after this method returns.
   public func unsubscribe() {
-    let lock = self.lock
-    lock.lock()
-    let disconnect = self.disconnect
-    self.disconnect = nil
-    lock.unlock()
+    let disconnect: Disconnect? = lock.withLock { _ in
+      defer { self.disconnect = nil }
+      return self.disconnect
+    }
     disconnect?()
   }
 
   /// Whether ``unsubscribe()`` has been called.
   public var isUnsubscribed: Bool {
-    let lock = self.lock
-    lock.lock()
-    defer { lock.unlock() }
-    return disconnect == nil
+    lock.withLock { _ in disconnect == nil }
   }
-
-  private var lock: UnsafeMutablePointer<PlatformLock> { SharedLocks.lock(for: self) }
-
-  private var disconnect: Disconnect?
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import IndefiniteObservable
+import Multicast
 import Producers
 
 /// One path given to `follow`, across rotations: the file at the path now (`current`), and the

@@ -1,5 +1,6 @@
 import Dispatch
 import IndefiniteObservable
+import Multicast
 import Producers
 
 /// The whole of `follow`: a ``FollowedPath`` per file, a heartbeat timer, and the signals that

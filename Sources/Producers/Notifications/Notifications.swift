@@ -1,5 +1,6 @@
 import Foundation
 import IndefiniteObservable
+import Multicast
 
 /// Streams of `NotificationCenter` notifications, so that system and app notifications join
 /// the value streams of this package.
@@ -66,15 +67,15 @@ private struct WeakObject {
 
 /// One subscription's side of a block observer.
 ///
-/// `@unchecked Sendable`: `next` is a ``GuardedNext`` (thread-safe by itself); `object` is a
+/// `@unchecked Sendable`: `next` is an `ObserverGate` (thread-safe by itself); `object` is a
 /// weak reference assigned only in `init` and only compared by identity.
 private final class NotificationDelivery: @unchecked Sendable {
-  private let next: GuardedNext<Notification>
+  private let next: ObserverGate<Notification>
   private let filters: Bool
   private weak var object: AnyObject?
 
   init(_ next: @escaping (Notification) -> Void, object: AnyObject?) {
-    self.next = GuardedNext(next)
+    self.next = ObserverGate(next)
     self.filters = object != nil
     self.object = object
   }
@@ -91,6 +92,6 @@ private final class NotificationDelivery: @unchecked Sendable {
   }
 
   func cancel() {
-    next.cancel()
+    next.close()
   }
 }

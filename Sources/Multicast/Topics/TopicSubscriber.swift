@@ -1,3 +1,5 @@
+import IndefiniteObservable
+
 /// One subscription filed in a ``TopicBus``.
 ///
 /// The bus keeps the subscribers of every topic in one table, so the table holds this untyped

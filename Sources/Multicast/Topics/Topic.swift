@@ -1,3 +1,5 @@
+import IndefiniteObservable
+
 /// A named channel of a ``TopicBus`` that carries payloads of one type.
 ///
 /// Declare topics once and publish and subscribe by them; the payload type is checked by the

@@ -1,3 +1,5 @@
+import IndefiniteObservable
+
 extension ValueObservable {
   /// A stream of the elements of a non-throwing `AsyncSequence`.
   ///
@@ -20,14 +22,14 @@ extension ValueObservable {
   public convenience init<S: AsyncSequence & Sendable>(_ sequence: S)
   where S.Element == T, S.Failure == Never {
     self.init { observer in
-      let next = GuardedNext(observer.next)
+      let gate = ObserverGate(observer.next)
       let task = Task {
         for await element in sequence {
-          guard next.send(element) else { return }
+          guard gate.send(element) else { return }
         }
       }
       return {
-        next.cancel()
+        gate.close()
         task.cancel()
       }
     }
@@ -47,18 +49,18 @@ extension ValueObservable {
     _ sequence: S, onError: @escaping @Sendable (any Error) -> Void
   ) where S.Element == T {
     self.init { observer in
-      let next = GuardedNext(observer.next)
+      let gate = ObserverGate(observer.next)
       let task = Task {
         do {
           for try await element in sequence {
-            guard next.send(element) else { return }
+            guard gate.send(element) else { return }
           }
         } catch {
-          if !next.isCancelled { onError(error) }
+          if !gate.isClosed { onError(error) }
         }
       }
       return {
-        next.cancel()
+        gate.close()
         task.cancel()
       }
     }

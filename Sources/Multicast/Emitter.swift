@@ -1,4 +1,5 @@
 import Dispatch
+import IndefiniteObservable
 
 /// A source of values that many subscribers share and that its owner sends values into.
 ///
@@ -46,7 +47,7 @@ public final class Emitter<T>: ValueObservable<T> {
   public init() {
     let storage = MulticastStorage<T>(kind: .emitter)
     self.storage = storage
-    super.init(connectNext: { next in storage.subscribe(.plain(next)) })
+    super.init { observer in storage.subscribe(.plain(observer.next)) }
   }
 
   /// Delivers `value` to every current subscriber and keeps it as the last value.
@@ -145,12 +146,12 @@ public final class Emitter<T>: ValueObservable<T> {
   /// The number of values sent since the emitter was created or ``resetSendCount()`` was
   /// called, for diagnostics.
   public var sendCount: Int {
-    storage.lock.withLock { storage.sendCount }
+    storage.lock.withLock { _ in storage.sendCount }
   }
 
   /// Sets ``sendCount`` back to zero.
   public func resetSendCount() {
-    storage.lock.withLock { storage.sendCount = 0 }
+    storage.lock.withLock { _ in storage.sendCount = 0 }
   }
 
   /// The number of subscribers above which subscribing fails an assertion; 100 by default.
@@ -160,8 +161,8 @@ public final class Emitter<T>: ValueObservable<T> {
   /// emitter's type and the count; in a release build the check does nothing. Raise it for
   /// emitters that legitimately have many subscribers; `Int.max` turns the check off.
   public var maxSubscribers: Int {
-    get { storage.lock.withLock { storage.maxSubscribers } }
-    set { storage.lock.withLock { storage.maxSubscribers = newValue } }
+    get { storage.lock.withLock { _ in storage.maxSubscribers } }
+    set { storage.lock.withLock { _ in storage.maxSubscribers = newValue } }
   }
 }
 

@@ -1,4 +1,6 @@
 import Dispatch
+import IndefiniteObservable
+import Synchronization
 
 /// Subscriptions that end together: when the bag is deallocated, or when you say so.
 ///
@@ -25,10 +27,29 @@ import Dispatch
 ///   subscribers of a cold stream) until it ends them; it does not keep the sources. `deinit`
 ///   calls ``unsubscribeAll()``.
 public final class SubscriptionBag: @unchecked Sendable {
-  // `@unchecked Sendable`: `subscriptions` is read and written only under `lock`; `queue` is
-  // immutable.
-  private let lock = Lock()
-  private var subscriptions: [(source: ObjectIdentifier?, subscription: Subscription)] = []
+  // `@unchecked Sendable`: `entries` and `pruneAt` are read and written only inside
+  // `lock.withLock`; `queue` is immutable. The entries hold their sources weakly, and the lock
+  // holds no `Sendable` proof for a weak reference to a stream, which is not `Sendable`; sources
+  // are only ever compared by identity, never called.
+  private let lock = Mutex(())
+  private var entries: [Entry] = []
+  // The entry count at which `insert` next drops the subscriptions that have ended.
+  private var pruneAt = 16
+
+  /// One subscription, and the source it was made to with ``subscribe(to:_:)``, if any.
+  private struct Entry {
+    let subscription: Subscription
+    // The source's address, compared first, so that no weak reference is loaded (which could
+    // release the last strong one, and run a deinit, under the lock) unless it may match.
+    let sourceID: ObjectIdentifier?
+    weak var source: AnyObject?
+
+    /// Whether this entry was made to `source`, which the caller keeps alive. A freed source
+    /// whose address was reused never matches: its weak reference reads nil.
+    func wasMade(to source: AnyObject) -> Bool {
+      sourceID == ObjectIdentifier(source) && self.source === source
+    }
+  }
 
   /// The queue on which subscriptions made with ``subscribe(to:_:)`` receive their values; nil
   /// for the thread the source delivers on.
@@ -44,10 +65,13 @@ public final class SubscriptionBag: @unchecked Sendable {
   }
 
   deinit {
-    for entry in subscriptions { entry.subscription.unsubscribe() }
+    for entry in entries { entry.subscription.unsubscribe() }
   }
 
   /// Adds `subscription`, to be ended with the bag.
+  ///
+  /// A subscription ended elsewhere (by its own `unsubscribe()`) leaves the bag: ``count`` no
+  /// longer counts it, and the bag lets go of it by the time it has doubled in size.
   public func insert(_ subscription: Subscription) {
     insert(subscription, source: nil)
   }
@@ -66,9 +90,9 @@ public final class SubscriptionBag: @unchecked Sendable {
   ) -> Subscription {
     let subscription: Subscription
     if let queue {
-      let gate = DeliveryGate(next)
+      let gate = ObserverGate(next)
       let upstream = source.subscribe { value in
-        queue.async { @Sendable in gate.pass(value) }
+        queue.async { gate.send(value) }
       }
       subscription = Subscription {
         gate.close()
@@ -77,20 +101,20 @@ public final class SubscriptionBag: @unchecked Sendable {
     } else {
       subscription = source.subscribe(next)
     }
-    insert(subscription, source: ObjectIdentifier(source))
+    insert(subscription, source: source)
     return subscription
   }
 
   /// Ends the subscriptions that ``subscribe(to:_:)`` made to `source`.
   ///
   /// A source is the observable object passed in: `emitter.map { ... }` is another source than
-  /// `emitter`.
+  /// `emitter`. The bag does not keep its sources alive, and a source that has been deallocated
+  /// matches nothing, even when a new stream has been given its address.
   public func unsubscribe<O>(from source: IndefiniteObservable<O>) {
-    let id = ObjectIdentifier(source)
-    let ended: [Subscription] = lock.withLock {
+    let ended: [Subscription] = lock.withLock { _ in
       var ended: [Subscription] = []
-      subscriptions.removeAll { entry in
-        guard entry.source == id else { return false }
+      entries.removeAll { entry in
+        guard entry.wasMade(to: source) else { return false }
         ended.append(entry.subscription)
         return true
       }
@@ -101,21 +125,46 @@ public final class SubscriptionBag: @unchecked Sendable {
 
   /// Ends every subscription in the bag and empties it. The bag can be used again afterwards.
   public func unsubscribeAll() {
-    let ended = lock.withLock {
-      let ended = subscriptions
-      subscriptions = []
-      return ended
+    let ended = lock.withLock { _ in
+      defer { entries = [] }
+      return entries
     }
     for entry in ended { entry.subscription.unsubscribe() }
   }
 
-  /// The number of subscriptions in the bag (ended by hand or not).
+  /// The number of subscriptions in the bag that have not ended.
   public var count: Int {
-    lock.withLock { subscriptions.count }
+    let (count, released) = lock.withLock { _ in
+      let released = pruned()
+      return (entries.count, released)
+    }
+    _ = released  // released here, after the lock
+    return count
   }
 
-  private func insert(_ subscription: Subscription, source: ObjectIdentifier?) {
-    lock.withLock { subscriptions.append((source, subscription)) }
+  private func insert(_ subscription: Subscription, source: AnyObject?) {
+    let entry = Entry(
+      subscription: subscription, sourceID: source.map(ObjectIdentifier.init), source: source)
+    let released: [Entry] = lock.withLock { _ in
+      entries.append(entry)
+      guard entries.count >= pruneAt else { return [] }
+      let released = pruned()
+      pruneAt = max(16, entries.count * 2)
+      return released
+    }
+    _ = released  // released here, after the lock
+  }
+
+  /// Drops the entries whose subscription has ended and returns them, to be released after the
+  /// lock. Call inside the lock.
+  private func pruned() -> [Entry] {
+    var released: [Entry] = []
+    entries.removeAll { entry in
+      guard entry.subscription.isUnsubscribed else { return false }
+      released.append(entry)
+      return true
+    }
+    return released
   }
 }
 
@@ -129,29 +178,5 @@ extension Subscription {
   /// ```
   public func store(in bag: SubscriptionBag) {
     bag.insert(self)
-  }
-}
-
-/// Passes values to a subscriber until closed; used to drop deliveries that were waiting on a
-/// queue when their subscription ended.
-///
-/// `@unchecked Sendable`: `isOpen` is read and written only under `lock`; `next` is immutable
-/// and is called on the queue that the subscriber asked for.
-private final class DeliveryGate<T>: @unchecked Sendable {
-  private let lock = Lock()
-  private var isOpen = true
-  private let next: (T) -> Void
-
-  init(_ next: @escaping (T) -> Void) {
-    self.next = next
-  }
-
-  func pass(_ value: T) {
-    guard lock.withLock({ isOpen }) else { return }
-    next(value)
-  }
-
-  func close() {
-    lock.withLock { isOpen = false }
   }
 }

@@ -1,3 +1,5 @@
+import IndefiniteObservable
+
 /// One publication on a ``TopicBus``: the topic, who published it, and the payload.
 public struct TopicEvent<Payload: Sendable>: Sendable {
   /// The topic the event was published on.

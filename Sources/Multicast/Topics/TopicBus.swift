@@ -1,3 +1,6 @@
+import IndefiniteObservable
+import Synchronization
+
 /// A bus on which code publishes and subscribes by topic, without knowing each other.
 ///
 /// ```swift
@@ -36,7 +39,7 @@ public final class TopicBus: @unchecked Sendable {
   // `table` is read and written only under `lock`. Each subscriber's `deliver` is guarded by the
   // same lock. Arrays in the table are copied out (a reference count, no allocation) before
   // handlers run, so handlers never run under the lock.
-  private let lock = Lock()
+  private let lock = Mutex(())
   private var table: [TopicKey: ContiguousArray<TopicSubscriber>] = [:]
 
   /// Creates an empty bus.
@@ -66,9 +69,7 @@ public final class TopicBus: @unchecked Sendable {
     isolation: isolated (any Actor)? = #isolation
   ) {
     let key = topic.key
-    lock.lock()
-    let subscribers = table[key]
-    lock.unlock()
+    let subscribers = lock.withLock { _ in table[key] }
     guard let subscribers else { return }
     let onMainActor = isolation === MainActor.shared
     let event = TopicEvent(topic: topic, sender: sender, payload: payload)
@@ -178,7 +179,7 @@ public final class TopicBus: @unchecked Sendable {
 
   /// Files `subscriber` and returns the subscription that removes it.
   func add(_ subscriber: TopicSubscriber) -> Subscription {
-    lock.withLock { table[subscriber.key, default: []].append(subscriber) }
+    lock.withLock { _ in table[subscriber.key, default: []].append(subscriber) }
     return Subscription { [weak self] in self?.remove(subscriber) }
   }
 
@@ -188,22 +189,22 @@ public final class TopicBus: @unchecked Sendable {
   private func claim<Payload>(
     _ subscriber: TypedTopicSubscriber<Payload>
   ) -> TypedTopicSubscriber<Payload>.Deliver? {
-    lock.lock()
-    defer { lock.unlock() }
-    guard let deliver = subscriber.deliver else { return nil }
-    if subscriber.once {
-      subscriber.deliver = nil
-      unfile(subscriber)
+    lock.withLock { _ in
+      guard let deliver = subscriber.deliver else { return nil }
+      if subscriber.once {
+        subscriber.deliver = nil
+        unfile(subscriber)
+      }
+      return deliver
     }
-    return deliver
   }
 
   /// Removes `subscriber` from the table and drops its handler; idempotent.
   private func remove(_ subscriber: TopicSubscriber) {
-    lock.lock()
-    let released = subscriber.detach()
-    unfile(subscriber)
-    lock.unlock()
+    let released = lock.withLock { _ in
+      defer { unfile(subscriber) }
+      return subscriber.detach()
+    }
     subscriber.didDetach()
     _ = released  // released here, after the lock
   }
@@ -213,17 +214,17 @@ public final class TopicBus: @unchecked Sendable {
   private func removeAll(where condition: (TopicSubscriber) -> Bool) {
     var removed: [TopicSubscriber] = []
     var released: [Any?] = []
-    lock.lock()
-    for key in Array(table.keys) {
-      table[key]!.removeAll { subscriber in
-        guard condition(subscriber) || subscriber.isOrphaned else { return false }
-        removed.append(subscriber)
-        released.append(subscriber.detach())
-        return true
+    lock.withLock { _ in
+      for key in Array(table.keys) {
+        table[key]!.removeAll { subscriber in
+          guard condition(subscriber) || subscriber.isOrphaned else { return false }
+          removed.append(subscriber)
+          released.append(subscriber.detach())
+          return true
+        }
+        if table[key]!.isEmpty { table[key] = nil }
       }
-      if table[key]!.isEmpty { table[key] = nil }
     }
-    lock.unlock()
     for subscriber in removed { subscriber.didDetach() }
     _ = released  // released here, after the lock
   }

@@ -1,3 +1,5 @@
+import IndefiniteObservable
+
 extension ValueObservable where T: Sendable {
   /// Subscribes a main-actor handler: every value is delivered on the main actor, in the order
   /// the stream sent it, whatever thread sent it.

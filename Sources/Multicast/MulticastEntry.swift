@@ -1,4 +1,5 @@
 import Dispatch
+import IndefiniteObservable
 
 /// One subscription to a multicast source, as its subscriber list holds it.
 ///
@@ -60,7 +61,7 @@ final class MulticastEntry<T>: @unchecked Sendable {
       case (true, false): MulticastState.bound
       default: MulticastState.active
       }
-    self.state = .make(
+    self.state = MulticastState(
       state: replaying ? MulticastState.replaying : activeState, remaining: limit ?? 0)
     LiveResources.opened(.multicastSubscribers)
   }

@@ -1,3 +1,5 @@
+import IndefiniteObservable
+
 extension TopicBus {
   /// Calls a main-actor `handler` with each event of `topic` (from `sender` only, when given).
   ///

@@ -1,4 +1,5 @@
 import Dispatch
+import IndefiniteObservable
 
 /// A value that can be read and written from any thread, and observed: each subscription
 /// receives the current value at once, then every change.
@@ -62,7 +63,7 @@ public final class CurrentValue<T>: ValueObservable<T> {
     let storage = MulticastStorage<T>(kind: .currentValue, last: value)
     self.storage = storage
     self.isEqual = isEqual
-    super.init(connectNext: { next in storage.subscribe(.plain(next), replay: true) })
+    super.init { observer in storage.subscribe(.plain(observer.next), replay: true) }
   }
 
   /// The current value. Setting it delivers the new value to every subscriber (unless the
@@ -134,19 +135,19 @@ public final class CurrentValue<T>: ValueObservable<T> {
   /// The number of writes delivered since the holder was created or ``resetSendCount()`` was
   /// called (skipped equal writes are not counted), for diagnostics.
   public var sendCount: Int {
-    storage.lock.withLock { storage.sendCount }
+    storage.lock.withLock { _ in storage.sendCount }
   }
 
   /// Sets ``sendCount`` back to zero.
   public func resetSendCount() {
-    storage.lock.withLock { storage.sendCount = 0 }
+    storage.lock.withLock { _ in storage.sendCount = 0 }
   }
 
   /// The number of subscribers above which subscribing fails an assertion in debug builds;
   /// 100 by default. See ``Emitter/maxSubscribers``.
   public var maxSubscribers: Int {
-    get { storage.lock.withLock { storage.maxSubscribers } }
-    set { storage.lock.withLock { storage.maxSubscribers = newValue } }
+    get { storage.lock.withLock { _ in storage.maxSubscribers } }
+    set { storage.lock.withLock { _ in storage.maxSubscribers = newValue } }
   }
 }
 

@@ -1,3 +1,5 @@
+import IndefiniteObservable
+
 extension ValueObservable where T: Sendable {
   /// The stream's values as an `AsyncSequence`, buffered without bound.
   ///

@@ -1,4 +1,6 @@
 import Dispatch
+import IndefiniteObservable
+import Synchronization
 
 /// The subscriber list and last value shared by ``Emitter`` and ``CurrentValue``.
 ///
@@ -16,7 +18,9 @@ import Dispatch
 ///
 /// `@unchecked Sendable`: `entries`, `last`, `version`, `sendCount`, `maxSubscribers`, `nextID`
 /// and `ownerBoundCount`, and the `pending` values of every entry, are read and written only
-/// under `lock`; the rest is immutable.
+/// inside `lock.withLock`; the rest is immutable. They are fields beside the `Mutex` rather than
+/// inside it because they hold the caller's values and closures, which are not `Sendable`, and
+/// a `Mutex` only takes values sent to it.
 @usableFromInline
 final class MulticastStorage<T>: @unchecked Sendable {
   /// What owns the storage, for diagnostics.
@@ -25,7 +29,7 @@ final class MulticastStorage<T>: @unchecked Sendable {
     case currentValue = "CurrentValue"
   }
 
-  @usableFromInline let lock = Lock()
+  @usableFromInline let lock = Mutex(())
 
   // The four properties that `send` touches are accessed only under `lock`, and no callback runs
   // while it is held, so two accesses to one of them can never overlap: the lock enforces
@@ -55,13 +59,13 @@ final class MulticastStorage<T>: @unchecked Sendable {
   /// Stores `value` as the last value and delivers it to every current subscriber.
   @inlinable
   func send(_ value: T) {
-    lock.lock()
-    let subscribers = entries  // A retain, not a copy.
     var replaced: T? = value
-    swap(&replaced, &last)
-    version &+= 1
-    sendCount &+= 1
-    lock.unlock()
+    let subscribers = lock.withLock { _ in
+      swap(&replaced, &last)
+      version &+= 1
+      sendCount &+= 1
+      return entries  // A retain, not a copy.
+    }
     withExtendedLifetime(replaced) {}  // The previous value is released here, outside the lock.
     deliver(value, to: subscribers)
   }
@@ -103,7 +107,7 @@ final class MulticastStorage<T>: @unchecked Sendable {
     var state = entry.state.delivery
     if state == MulticastState.replaying {
       // The replay must arrive first: park the value for the replaying thread to deliver.
-      let parked: Bool = lock.withLock {
+      let parked: Bool = lock.withLock { _ in
         guard entry.state.delivery == MulticastState.replaying else { return false }
         entry.pending.append(value)
         return true
@@ -170,27 +174,25 @@ final class MulticastStorage<T>: @unchecked Sendable {
     if let limit, limit <= 0 { return noopDisconnect }
     sweepLostOwners()
 
-    lock.lock()
-    nextID += 1
-    // A synchronous replay is delivered below, outside the lock; sends that reach the entry
-    // meanwhile park their values in it, so that the replay arrives first.
-    let replaysHere = replay && last != nil && queue == nil
-    let entry = MulticastEntry(
-      id: nextID, subscriber: subscriber, queue: queue, limit: limit, replaying: replaysHere)
-    var keep = true
-    if replay, let last, let queue {
-      // Enqueued under the lock, so that it reaches the queue before any later send's value.
-      if entry.isLimited { keep = entry.state.takeDelivery() > 1 }
-      enqueue(last, for: entry, on: queue)
+    let (entry, replayValue, count, maxSubscribers) = lock.withLock { _ in
+      nextID += 1
+      // A synchronous replay is delivered below, outside the lock; sends that reach the entry
+      // meanwhile park their values in it, so that the replay arrives first.
+      let replaysHere = replay && last != nil && queue == nil
+      let entry = MulticastEntry(
+        id: nextID, subscriber: subscriber, queue: queue, limit: limit, replaying: replaysHere)
+      var keep = true
+      if replay, let last, let queue {
+        // Enqueued under the lock, so that it reaches the queue before any later send's value.
+        if entry.isLimited { keep = entry.state.takeDelivery() > 1 }
+        enqueue(last, for: entry, on: queue)
+      }
+      if keep {
+        entries.append(entry)
+        if entry.ownerID != nil { ownerBoundCount += 1 }
+      }
+      return (entry, replaysHere ? last : nil, entries.count, self.maxSubscribers)
     }
-    let replayValue = replaysHere ? last : nil
-    if keep {
-      entries.append(entry)
-      if entry.ownerID != nil { ownerBoundCount += 1 }
-    }
-    let count = entries.count
-    let maxSubscribers = self.maxSubscribers
-    lock.unlock()
 
     if count > maxSubscribers {
       assertionFailure(
@@ -219,7 +221,7 @@ final class MulticastStorage<T>: @unchecked Sendable {
         guard entry.state.delivery == MulticastState.replaying else { return }
         callSynchronously(value, entry)
       }
-      batch = lock.withLock {
+      batch = lock.withLock { _ in
         let parked = entry.pending
         entry.pending = []
         if parked.isEmpty {
@@ -241,13 +243,12 @@ final class MulticastStorage<T>: @unchecked Sendable {
 
   /// Drops an entry from the list; its closure is released outside the lock.
   private func remove(id: Int) {
-    var removed: MulticastEntry<T>?
-    lock.lock()
-    if let index = index(of: id) {
-      removed = entries.remove(at: index)
-      if removed?.ownerID != nil { ownerBoundCount -= 1 }
+    let removed: MulticastEntry<T>? = lock.withLock { _ in
+      guard let index = index(of: id) else { return nil }
+      let removed = entries.remove(at: index)
+      if removed.ownerID != nil { ownerBoundCount -= 1 }
+      return removed
     }
-    lock.unlock()
     withExtendedLifetime(removed) {}
   }
 
@@ -266,28 +267,28 @@ final class MulticastStorage<T>: @unchecked Sendable {
   /// Ends every subscription for which `shouldEnd` is true (every one when nil).
   func endAll(where shouldEnd: ((MulticastEntry<T>) -> Bool)? = nil) {
     var ended: ContiguousArray<MulticastEntry<T>> = []
-    lock.lock()
-    if let shouldEnd {
-      var kept: ContiguousArray<MulticastEntry<T>> = []
-      for entry in entries {
-        if shouldEnd(entry) { ended.append(entry) } else { kept.append(entry) }
+    lock.withLock { _ in
+      if let shouldEnd {
+        var kept: ContiguousArray<MulticastEntry<T>> = []
+        for entry in entries {
+          if shouldEnd(entry) { ended.append(entry) } else { kept.append(entry) }
+        }
+        entries = kept
+      } else {
+        swap(&ended, &entries)
       }
-      entries = kept
-    } else {
-      swap(&ended, &entries)
+      for entry in ended {
+        entry.state.end()
+        if entry.ownerID != nil { ownerBoundCount -= 1 }
+      }
     }
-    for entry in ended {
-      entry.state.end()
-      if entry.ownerID != nil { ownerBoundCount -= 1 }
-    }
-    lock.unlock()
     withExtendedLifetime(ended) {}
   }
 
   /// Ends the subscriptions whose owner has been deallocated. Owners are checked outside the
   /// lock: reading a weak reference can release the last strong one and run a deinit.
   func sweepLostOwners() {
-    let entries: ContiguousArray<MulticastEntry<T>> = lock.withLock {
+    let entries: ContiguousArray<MulticastEntry<T>> = lock.withLock { _ in
       ownerBoundCount > 0 ? self.entries : []
     }
     for entry in entries where entry.hasLostItsOwner { end(entry) }
@@ -298,29 +299,27 @@ final class MulticastStorage<T>: @unchecked Sendable {
   /// The number of subscribers, after ending those whose owner is gone.
   var subscriberCount: Int {
     sweepLostOwners()
-    return lock.withLock { entries.count }
+    return lock.withLock { _ in entries.count }
   }
 
   /// The last value and its version, for compare-and-send.
   @usableFromInline
   func read() -> (value: T?, version: Int) {
-    lock.withLock { (last, version) }
+    lock.withLock { _ in (last, version) }
   }
 
   /// Sends `value` if no value was stored since `version` was read; false otherwise.
   @inlinable
   func send(_ value: T, ifVersion expected: Int) -> Bool {
-    lock.lock()
-    guard version == expected else {
-      lock.unlock()
-      return false
-    }
-    let subscribers = entries
     var replaced: T? = value
-    swap(&replaced, &last)
-    version &+= 1
-    sendCount &+= 1
-    lock.unlock()
+    let subscribers: ContiguousArray<MulticastEntry<T>>? = lock.withLock { _ in
+      guard version == expected else { return nil }
+      swap(&replaced, &last)
+      version &+= 1
+      sendCount &+= 1
+      return entries
+    }
+    guard let subscribers else { return false }
     withExtendedLifetime(replaced) {}
     deliver(value, to: subscribers)
     return true

@@ -57,6 +57,8 @@ public final class TopicBus: @unchecked Sendable {
   /// first, and this publish then skips it.
   ///
   /// - Parameters:
+  ///   - topic: The topic to publish on; only its subscribers receive the event.
+  ///   - payload: The event's payload, handed to every subscriber that receives the event.
   ///   - sender: The publishing object, for subscribers that filter by sender; the event keeps it
   ///     alive while it is delivered.
   ///   - isolation: Where the caller runs; leave the default. When it is the main actor,
@@ -127,10 +129,12 @@ public final class TopicBus: @unchecked Sendable {
   /// publishing thread.
   ///
   /// - Parameters:
+  ///   - topic: The topic whose events are delivered.
   ///   - sender: Only events published by this object are delivered; kept weakly. When it is
   ///     deallocated, the subscription receives nothing more.
   ///   - once: Deliver only the next matching event, then end the subscription. Of concurrent
   ///     publishes, exactly one is delivered.
+  ///   - handler: Called with each delivered event, on the publishing thread, with no lock held.
   /// - Returns: The subscription; dropping it does not unsubscribe.
   @discardableResult
   public func subscribe<Payload>(

@@ -12,8 +12,8 @@ import IndefiniteObservable
 /// // heard == [0.5, 0.8]
 /// ```
 ///
-/// It is a ``ValueObservable`` whose every subscription starts with the current value:
-/// operators compose with it, and ``ValueObservable/subscribe(_:)`` is the plain way in. Bind
+/// It is a `ValueObservable` whose every subscription starts with the current value:
+/// operators compose with it, and its `subscribe(_:)` is the plain way in. Bind
 /// it to an object in one line with an owner-bound subscription, which ends when the object is
 /// deallocated:
 ///

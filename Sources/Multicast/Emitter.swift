@@ -12,9 +12,9 @@ import IndefiniteObservable
 /// // seen == [1, 2]
 /// ```
 ///
-/// An emitter is a ``ValueObservable``: operators and code that takes a stream work with it.
+/// An emitter is a `ValueObservable`: operators and code that takes a stream work with it.
 /// Hand out `emitter as ValueObservable<T>` to let others subscribe but not send. Beside the
-/// plain ``ValueObservable/subscribe(_:)``, a subscription can ask for a delivery queue, the last
+/// plain `subscribe(_:)`, a subscription can ask for a delivery queue, the last
 /// value at once (`replayingLast`), a limit on its number of values, or to be bound to an owner
 /// object and end when the owner is deallocated.
 ///
@@ -24,7 +24,7 @@ import IndefiniteObservable
 ///   queue is serial). Values sent from several threads at once reach a subscriber (and the
 ///   operators chained on the emitter) on several threads at once: subscribe with a serial queue
 ///   if it needs them one at a time.
-/// - Unsubscribing: once ``Subscription/unsubscribe()`` returns, no delivery to that subscription
+/// - Unsubscribing: once `unsubscribe()` returns, no delivery to that subscription
 ///   begins, including values already waiting on its queue. A delivery that had begun on another
 ///   thread may still be running.
 /// - Re-entrancy: a subscriber may send, subscribe or unsubscribe from its callback. No callback

@@ -27,7 +27,8 @@ extension ValueObservable where T: Sendable {
   }
 }
 
-/// A value stream seen as an `AsyncSequence`, made by ``ValueObservable/values``.
+/// A value stream seen as an `AsyncSequence`, made by
+/// ``IndefiniteObservable/ValueObservable/values``.
 ///
 /// - Subscription: each call to `makeAsyncIterator()` (each `for await` loop) subscribes once, on
 ///   the iterating task; values the stream sends synchronously during subscription are buffered

@@ -40,7 +40,7 @@ extension ValueObservable {
   /// Value streams have no error channel, so a thrown error ends that subscription's iteration
   /// and is handed to `onError`, on the iterating task, once; the stream then sends nothing more
   /// to that subscriber. An error caused by `unsubscribe()` cancelling the task is not reported.
-  /// Everything else is as for ``init(_:)``.
+  /// Everything else is as for ``init(_:)-(S)``.
   ///
   /// ```swift
   /// let stream = ValueObservable(lines) { error in print("lines failed: \(error)") }

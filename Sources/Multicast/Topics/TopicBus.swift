@@ -17,9 +17,10 @@ import Synchronization
 /// - Subscriptions can filter by sender (`from:`), take only the next event (`once: true`), and
 ///   belong to an *owner*: `unsubscribe(_:from:)` and `unsubscribeAll(_:)` end an owner's
 ///   subscriptions to one topic or to all of them. Every subscribe also returns a
-///   ``Subscription``.
-/// - Streams: ``events(_:from:)`` is a ``ValueObservable`` of a topic's events, so operators,
-///   ``ValueObservable/values`` and ``ValueObservable/subscribeOnMainActor(_:)`` work on topics.
+///   `Subscription`.
+/// - Streams: ``events(_:from:)`` is a `ValueObservable` of a topic's events, so operators,
+///   ``IndefiniteObservable/ValueObservable/values`` and
+///   ``IndefiniteObservable/ValueObservable/subscribeOnMainActor(_:)`` work on topics.
 ///
 /// - Threading: publish, subscribe and unsubscribe from any thread, concurrently. Handlers run
 ///   synchronously on the publishing thread, in subscription order, with no lock held, so they
@@ -31,7 +32,7 @@ import Synchronization
 /// - Lifetime: the bus keeps each handler until its subscription ends, and keeps owners and
 ///   senders named in a filter weakly: when an owner (or a filtered sender) is deallocated, its
 ///   subscriptions receive nothing more and are removed at the next publish on their topic. A
-///   ``Subscription`` does not keep the bus alive. Owner handlers receive the owner as an
+///   `Subscription` does not keep the bus alive. Owner handlers receive the owner as an
 ///   argument, so they need not capture it.
 /// - Cost: publishing takes the bus's lock once to read the topic's subscribers, then once per
 ///   subscriber to claim the delivery; it allocates nothing per delivery.
@@ -60,6 +61,8 @@ public final class TopicBus: @unchecked Sendable {
   /// first, and this publish then skips it.
   ///
   /// - Parameters:
+  ///   - topic: The topic to publish on; only its subscribers receive the event.
+  ///   - payload: The event's payload, handed to every subscriber that receives the event.
   ///   - sender: The publishing object, for subscribers that filter by sender; the event keeps it
   ///     alive while it is delivered.
   ///   - isolation: Where the caller runs; leave the default. When it is the main actor,
@@ -105,7 +108,7 @@ public final class TopicBus: @unchecked Sendable {
   /// The events of `topic` (from `sender` only, when given) as a value stream.
   ///
   /// Each subscription of the stream is one subscriber of the bus; values arrive on the
-  /// publishing thread, as for ``ValueObservable`` in general. The stream keeps the bus alive;
+  /// publishing thread, as for `ValueObservable` in general. The stream keeps the bus alive;
   /// it keeps `sender` weakly.
   public func events<Payload>(
     _ topic: Topic<Payload>, from sender: (any AnyObject & Sendable)? = nil
@@ -128,10 +131,12 @@ public final class TopicBus: @unchecked Sendable {
   /// publishing thread.
   ///
   /// - Parameters:
+  ///   - topic: The topic whose events are delivered.
   ///   - sender: Only events published by this object are delivered; kept weakly. When it is
   ///     deallocated, the subscription receives nothing more.
   ///   - once: Deliver only the next matching event, then end the subscription. Of concurrent
   ///     publishes, exactly one is delivered.
+  ///   - handler: Called with each delivered event, on the publishing thread, with no lock held.
   /// - Returns: The subscription; dropping it does not unsubscribe.
   @discardableResult
   public func subscribe<Payload>(

@@ -15,8 +15,7 @@ import Multicast
 /// - Threading: a notification is delivered synchronously on the thread that posts it, before
 ///   `post` returns, as NotificationCenter does with no queue. `Notification` is not `Sendable`:
 ///   map it to the values you need (on the posting thread) before sending them elsewhere, for
-///   example with ``IndefiniteObservable/ValueObservable/values`` or
-///   ``IndefiniteObservable/ValueObservable/subscribeOnMainActor(_:)``.
+///   example with `ValueObservable`'s `values` or `subscribeOnMainActor(_:)`.
 /// - Unsubscribe: from any thread; once it returns, no delivery begins, even when a post is in
 ///   progress on another thread (a delivery already begun may finish).
 /// - Lifetime: the stream keeps the center; it keeps `object` weakly. When `object` is

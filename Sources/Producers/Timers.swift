@@ -23,6 +23,12 @@ import IndefiniteObservable
 /// - Bad input: a zero, negative, NaN, infinite or too long interval, or a negative leeway, is a
 ///   ``TimerError`` thrown when the stream is made.
 public enum Timers {
+  /// The shortest interval of a repeating timer: one millisecond.
+  public static let minimumInterval: Duration = .milliseconds(1)
+
+  /// The longest interval or delay: 4,000,000,000 seconds (about 126 years).
+  public static let maximumInterval: Duration = .seconds(4_000_000_000)
+
   /// A stream that ticks every `interval`, first after one `interval`.
   ///
   /// - Parameters:

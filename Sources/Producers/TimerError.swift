@@ -60,8 +60,8 @@ public enum TimerError: Error, Hashable, CustomStringConvertible {
   }
 
   /// `duration` in seconds with every significant digit down to the attosecond: `0.0 seconds`,
-  /// `-0.001 seconds`, `4000000000.000000001 seconds` (`Duration`'s own description rounds
-  /// that one to `4000000000.0 seconds`).
+  /// `-0.001 seconds`, `2000000000.000000001 seconds` (`Duration`'s own description rounds
+  /// that one to `2000000000.0 seconds`).
   private static func exact(_ duration: Duration) -> String {
     let (seconds, attoseconds) = duration.components
     let negative = seconds < 0 || attoseconds < 0

@@ -61,8 +61,14 @@ public enum TimerError: Error, Hashable, CustomStringConvertible {
 
   /// `duration` in seconds with every significant digit down to the attosecond: `0.0 seconds`,
   /// `-0.001 seconds`, `2000000000.000000001 seconds` (`Duration`'s own description rounds
-  /// that one to `2000000000.0 seconds`).
+  /// that one to `2000000000.0 seconds`). Past `Int64` seconds, where `components` would trap,
+  /// `Duration`'s own description.
   private static func exact(_ duration: Duration) -> String {
+    let oneSecond = Duration.seconds(1)
+    guard duration < .seconds(Int64.max) + oneSecond, duration > .seconds(Int64.min) - oneSecond
+    else {
+      return duration.description
+    }
     let (seconds, attoseconds) = duration.components
     let negative = seconds < 0 || attoseconds < 0
     // Both components have the sign of the duration; their magnitudes fit in UInt64.

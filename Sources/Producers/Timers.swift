@@ -40,7 +40,8 @@ import IndefiniteObservable
 ///    ``maximumInterval``.
 ///
 /// Every error is thrown when the stream is made and quotes the value the caller passed, in the
-/// form it was passed (see ``TimerError``). A stream that was made never traps on its interval.
+/// form it was passed (see ``TimerError``). No `Double` and no `Duration`, even one whose seconds
+/// do not fit in `Int64`, makes `Timers` trap.
 public enum Timers {
   /// The shortest interval of a repeating timer: one millisecond.
   ///
@@ -149,8 +150,9 @@ public enum Timers {
   /// `duration`, not negative, rounded to the nearest nanosecond (halves up); `Int64.max` when
   /// it is too long to count in nanoseconds, which is past every limit.
   private static func roundedNanoseconds(_ duration: Duration) -> Int64 {
+    // Compared before `components`, which traps on a duration past `Int64` seconds.
+    guard duration < .seconds(Int64.max / 1_000_000_000) else { return .max }
     let (seconds, attoseconds) = duration.components
-    guard seconds < Int64.max / 1_000_000_000 else { return .max }
     return seconds * 1_000_000_000 + (attoseconds + 500_000_000) / 1_000_000_000
   }
 

@@ -10,6 +10,10 @@ private let attosecond = Duration(secondsComponent: 0, attosecondsComponent: 1)
 /// Minus one attosecond.
 private let minusAttosecond = Duration(secondsComponent: 0, attosecondsComponent: -1)
 
+/// A duration whose seconds do not fit in `Int64`: `Duration` holds it, but its `components`
+/// trap.
+private let beyondInt64Seconds = Duration.seconds(Int64.max) + .seconds(Int64.max)
+
 /// The description of the error `body` throws, or "" when it throws none.
 private func describedError(_ body: () throws -> Void) -> String {
   do {
@@ -128,6 +132,9 @@ private final class TickRecorder: @unchecked Sendable {
     (.nanoseconds(999_999), .tooShort(.nanoseconds(999_999))),
     (Timers.maximumInterval + .nanoseconds(1), .tooLong(Timers.maximumInterval + .nanoseconds(1))),
     (.seconds(Int64.max), .tooLong(.seconds(Int64.max))),
+    (beyondInt64Seconds, .tooLong(beyondInt64Seconds)),
+    (.seconds(1e20), .tooLong(.seconds(1e20))),
+    (.zero - beyondInt64Seconds, .notPositive(.zero - beyondInt64Seconds)),
   ])
   func badIntervalsThrowWhenTheStreamIsMade(interval: Duration, error: TimerError) {
     #expect(throws: error) { try Timers.every(interval) }
@@ -167,12 +174,16 @@ private final class TickRecorder: @unchecked Sendable {
     (.nanoseconds(Int64.min), .negativeDelay(.nanoseconds(Int64.min))),
     (Timers.maximumInterval + .nanoseconds(1), .tooLong(Timers.maximumInterval + .nanoseconds(1))),
     (.seconds(Int64.max), .tooLong(.seconds(Int64.max))),
+    (beyondInt64Seconds, .tooLong(beyondInt64Seconds)),
+    (.zero - beyondInt64Seconds, .negativeDelay(.zero - beyondInt64Seconds)),
   ])
   func badDelaysThrowWhenTheStreamIsMade(delay: Duration, error: TimerError) {
     #expect(throws: error) { try Timers.after(delay) }
   }
 
-  @Test(arguments: [Duration.nanoseconds(-1), minusAttosecond, .nanoseconds(Int64.min)])
+  @Test(arguments: [
+    Duration.nanoseconds(-1), minusAttosecond, .nanoseconds(Int64.min), .zero - beyondInt64Seconds,
+  ])
   func negativeLeewayThrowsInEveryForm(leeway: Duration) {
     #expect(throws: TimerError.negativeLeeway(leeway)) {
       try Timers.every(.seconds(1), leeway: leeway)
@@ -205,6 +216,9 @@ private final class TickRecorder: @unchecked Sendable {
       (.nanoseconds(999_999), "not 0.000999999 seconds"),
       (Timers.maximumInterval + .nanoseconds(1), "not 2000000000.000000001 seconds"),
       (.seconds(Int64.max), "not 9223372036854775807.0 seconds"),
+      // Past Int64 seconds, `Duration`'s own description: 2 × (2^63 - 1) seconds.
+      (beyondInt64Seconds, "not 1.8446744073709552e+19 seconds"),
+      (.zero - beyondInt64Seconds, "not -1.8446744073709552e+19 seconds"),
     ]
     for (value, quote) in durations {
       #expect(describedError { _ = try Timers.every(value) }.hasSuffix(quote), "\(value)")
@@ -270,6 +284,9 @@ private final class TickRecorder: @unchecked Sendable {
     let once = TickRecorder()
     try Timers.after(.milliseconds(1), leeway: .seconds(Int64.max)).subscribe(once.record)
     #expect(once.waitForTicks(1))
+    let beyond = TickRecorder()
+    try Timers.after(.milliseconds(1), leeway: beyondInt64Seconds).subscribe(beyond.record)
+    #expect(beyond.waitForTicks(1))
   }
 
   @MainActor

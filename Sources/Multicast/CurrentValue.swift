@@ -44,6 +44,12 @@ import IndefiniteObservable
 ///   unsubscribe or lose their owner); a subscription does not keep the holder alive.
 public final class CurrentValue<T>: ValueObservable<T> {
   @usableFromInline let storage: MulticastStorage<T>
+
+  /// Ends every subscription and releases the last value: the subscribers' closures are released
+  /// now, and a subscription unsubscribed later finds nothing to end.
+  deinit {
+    storage.close()
+  }
   @usableFromInline let isEqual: ((T, T) -> Bool)?
 
   /// Creates a holder of `value` that delivers every write.

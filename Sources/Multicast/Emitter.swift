@@ -43,6 +43,12 @@ import IndefiniteObservable
 public final class Emitter<T>: ValueObservable<T> {
   @usableFromInline let storage: MulticastStorage<T>
 
+  /// Ends every subscription and releases the last value: the subscribers' closures are released
+  /// now, and a subscription unsubscribed later finds nothing to end.
+  deinit {
+    storage.close()
+  }
+
   /// Creates an emitter with no subscribers and no last value.
   public init() {
     let storage = MulticastStorage<T>(kind: .emitter)

@@ -206,9 +206,13 @@ final class MulticastStorage<T>: @unchecked Sendable {
 
     let state = entry.state
     let id = entry.id
-    return { [weak self] in
+    // The disconnect keeps the storage, not the emitter: when the emitter goes, its deinit ends
+    // every subscription, so all that a subscription left behind keeps is this small object. A
+    // strong reference rather than a weak one: a weak reference gives the storage a side table,
+    // which LeakSanitizer reports as a leak when the storage lives as long as the process.
+    return {
       state.end()
-      self?.remove(id: id)
+      self.remove(id: id)
     }
   }
 
@@ -283,6 +287,18 @@ final class MulticastStorage<T>: @unchecked Sendable {
       }
     }
     withExtendedLifetime(ended) {}
+  }
+
+  /// What the emitter or current value does when it goes: ends every subscription and releases
+  /// the last value, outside the lock. The storage itself lives on, empty, for as long as a
+  /// subscription's disconnect refers to it.
+  func close() {
+    endAll()
+    let released = lock.withLock { _ in
+      defer { last = nil }
+      return last
+    }
+    withExtendedLifetime(released) {}
   }
 
   /// Ends the subscriptions whose owner has been deallocated. Owners are checked outside the

@@ -15,12 +15,11 @@ import Synchronization
 ///   `unsubscribe()` (it returns at once). Whether a given disconnect may run on another thread
 ///   than the one that subscribed is up to its stream; the producers of this package allow it.
 public final class Subscription: @unchecked Sendable {
-  // `@unchecked Sendable`: `disconnect` is read and cleared only inside `lock.withLock`, and
-  // called after the lock is released. It cannot live inside the `Mutex` itself: the closure is
-  // not `Sendable` (4.0's `Disconnect`), and a `Mutex` only takes values that are sent to it.
-  // The lock is stored inline, so a subscription is a single small allocation.
-  private let lock = Mutex(())
-  @exclusivity(unchecked) private var disconnect: Disconnect?
+  // `@unchecked Sendable`: after `init`, `disconnect` is read and cleared only by the one call of
+  // `unsubscribe()` that wins the exchange of `ended`; no other thread touches it. No lock: a
+  // subscription is a single small allocation.
+  private let ended = Atomic(false)
+  private var disconnect: Disconnect?
 
   /// Creates a subscription that will call `disconnect` on the first ``unsubscribe()``.
   public init(_ disconnect: @escaping () -> Void) {
@@ -35,15 +34,13 @@ public final class Subscription: @unchecked Sendable {
   /// When the stream's source honours its disconnect synchronously, as every source in this
   /// package does, no value reaches the observer after this method returns.
   public func unsubscribe() {
-    let disconnect: Disconnect? = lock.withLock { _ in
-      defer { self.disconnect = nil }
-      return self.disconnect
-    }
+    guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    let disconnect = self.disconnect.take()
     disconnect?()
   }
 
   /// Whether ``unsubscribe()`` has been called.
   public var isUnsubscribed: Bool {
-    lock.withLock { _ in disconnect == nil }
+    ended.load(ordering: .acquiring)
   }
 }

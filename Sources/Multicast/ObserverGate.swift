@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A subscriber's closure that a source calls until the subscription ends: the one way, in this
 /// package, to stop calling a closure once its subscription has ended.
 ///
@@ -30,15 +28,14 @@ import Synchronization
 ///   captured, on the closing thread after the internal lock is released, so the deinits of
 ///   those captures may use the gate or its source.
 public final class ObserverGate<Value>: @unchecked Sendable {
-  // `@unchecked Sendable`: `next` is read and cleared only inside `lock.withLock` and called after
-  // the lock is released. It is a field beside the `Mutex` rather than inside it because it is
-  // the subscriber's closure, which is not `Sendable`, and a `Mutex` only takes values sent to it.
-  private let lock = Mutex(())
-  private var next: ((Value) -> Void)?
+  // `@unchecked Sendable`: the closure lives inside the lock and is called after the lock is
+  // released; it is the subscriber's closure, which is not `Sendable`, called on the source's
+  // thread as the core's threading rule says.
+  private let next: LockedState<((Value) -> Void)?>
 
   /// Creates an open gate to `next`.
   public init(_ next: @escaping (Value) -> Void) {
-    self.next = next
+    self.next = LockedState(next)
   }
 
   /// Calls the closure with `value` on this thread, unless the gate is closed.
@@ -46,14 +43,14 @@ public final class ObserverGate<Value>: @unchecked Sendable {
   /// - Returns: Whether the closure was called: false once the gate is closed.
   @discardableResult
   public func send(_ value: Value) -> Bool {
-    guard let next = lock.withLock({ _ in next }) else { return false }
+    guard let next = next.withLock({ $0 }) else { return false }
     next(value)
     return true
   }
 
   /// Whether ``close()`` has been called.
   public var isClosed: Bool {
-    lock.withLock { _ in next == nil }
+    next.withLock { $0 == nil }
   }
 
   /// Closes the gate: no call of the closure begins after this returns. Idempotent.
@@ -61,10 +58,7 @@ public final class ObserverGate<Value>: @unchecked Sendable {
   /// - Returns: True for the call that closed the gate, false when it was already closed.
   @discardableResult
   public func close() -> Bool {
-    let released = lock.withLock { _ in
-      defer { next = nil }
-      return next
-    }
+    let released = next.withLock { $0.take() }
     return released != nil  // the closure is released here, after the lock
   }
 }

@@ -1,6 +1,5 @@
 import Dispatch
 import IndefiniteObservable
-import Synchronization
 
 /// Subscriptions that end together: when the bag is deallocated, or when you say so.
 ///
@@ -27,14 +26,28 @@ import Synchronization
 ///   subscribers of a cold stream) until it ends them; it does not keep the sources. `deinit`
 ///   calls ``unsubscribeAll()``.
 public final class SubscriptionBag: @unchecked Sendable {
-  // `@unchecked Sendable`: `entries` and `pruneAt` are read and written only inside
-  // `lock.withLock`; `queue` is immutable. The entries hold their sources weakly, and the lock
-  // holds no `Sendable` proof for a weak reference to a stream, which is not `Sendable`; sources
-  // are only ever compared by identity, never called.
-  private let lock = Mutex(())
-  private var entries: [Entry] = []
-  // The entry count at which `insert` next drops the subscriptions that have ended.
-  private var pruneAt = 16
+  // `@unchecked Sendable`: the entries live inside the lock; `queue` is immutable. An entry holds
+  // its source weakly, and a stream is not `Sendable`, but sources are only ever compared by
+  // identity, never called.
+  private let state = LockedState(State())
+
+  private struct State {
+    var entries: [Entry] = []
+    // The entry count at which `insert` next drops the subscriptions that have ended.
+    var pruneAt = 16
+
+    /// Drops the entries whose subscription has ended and returns them, to be released after
+    /// the lock.
+    mutating func pruned() -> [Entry] {
+      var released: [Entry] = []
+      entries.removeAll { entry in
+        guard entry.subscription.isUnsubscribed else { return false }
+        released.append(entry)
+        return true
+      }
+      return released
+    }
+  }
 
   /// One subscription, and the source it was made to with ``subscribe(to:_:)``, if any.
   private struct Entry {
@@ -65,7 +78,7 @@ public final class SubscriptionBag: @unchecked Sendable {
   }
 
   deinit {
-    for entry in entries { entry.subscription.unsubscribe() }
+    for entry in state.withLock({ $0.entries }) { entry.subscription.unsubscribe() }
   }
 
   /// Adds `subscription`, to be ended with the bag.
@@ -111,9 +124,9 @@ public final class SubscriptionBag: @unchecked Sendable {
   /// `emitter`. The bag does not keep its sources alive, and a source that has been deallocated
   /// matches nothing, even when a new stream has been given its address.
   public func unsubscribe<O>(from source: IndefiniteObservable<O>) {
-    let ended: [Subscription] = lock.withLock { _ in
+    let ended: [Subscription] = state.withLock { state in
       var ended: [Subscription] = []
-      entries.removeAll { entry in
+      state.entries.removeAll { entry in
         guard entry.wasMade(to: source) else { return false }
         ended.append(entry.subscription)
         return true
@@ -125,18 +138,18 @@ public final class SubscriptionBag: @unchecked Sendable {
 
   /// Ends every subscription in the bag and empties it. The bag can be used again afterwards.
   public func unsubscribeAll() {
-    let ended = lock.withLock { _ in
-      defer { entries = [] }
-      return entries
+    let ended = state.withLock { state in
+      defer { state.entries = [] }
+      return state.entries
     }
     for entry in ended { entry.subscription.unsubscribe() }
   }
 
   /// The number of subscriptions in the bag that have not ended.
   public var count: Int {
-    let (count, released) = lock.withLock { _ in
-      let released = pruned()
-      return (entries.count, released)
+    let (count, released) = state.withLock { state in
+      let released = state.pruned()
+      return (state.entries.count, released)
     }
     _ = released  // released here, after the lock
     return count
@@ -145,26 +158,14 @@ public final class SubscriptionBag: @unchecked Sendable {
   private func insert(_ subscription: Subscription, source: AnyObject?) {
     let entry = Entry(
       subscription: subscription, sourceID: source.map(ObjectIdentifier.init), source: source)
-    let released: [Entry] = lock.withLock { _ in
-      entries.append(entry)
-      guard entries.count >= pruneAt else { return [] }
-      let released = pruned()
-      pruneAt = max(16, entries.count * 2)
+    let released: [Entry] = state.withLock { state in
+      state.entries.append(entry)
+      guard state.entries.count >= state.pruneAt else { return [] }
+      let released = state.pruned()
+      state.pruneAt = max(16, state.entries.count * 2)
       return released
     }
     _ = released  // released here, after the lock
-  }
-
-  /// Drops the entries whose subscription has ended and returns them, to be released after the
-  /// lock. Call inside the lock.
-  private func pruned() -> [Entry] {
-    var released: [Entry] = []
-    entries.removeAll { entry in
-      guard entry.subscription.isUnsubscribed else { return false }
-      released.append(entry)
-      return true
-    }
-    return released
   }
 }
 

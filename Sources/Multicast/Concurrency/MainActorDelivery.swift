@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Hands values sent from any thread to a `@MainActor` handler, one at a time, in the order they
 /// were sent.
 ///
@@ -8,9 +6,9 @@ import Synchronization
 /// actor task delivers the whole queue; while that task (or a synchronous delivery) runs, newly
 /// sent values join the queue, so order holds whichever path a value takes.
 ///
-/// Its state, the handler included, lives inside a `Mutex`: everything in it is `Sendable` (a
-/// `@MainActor` closure is), so the compiler checks what the lock guards. The handler is called
-/// after the lock is released.
+/// Its state, the handler included, lives inside a ``LockedState``: everything in it is
+/// `Sendable` (a `@MainActor` closure is), so the type is `Sendable` with nothing unchecked. The
+/// handler is called after the lock is released.
 final class MainActorDelivery<Value: Sendable>: Sendable {
   private struct State {
     var handler: (@MainActor (Value) -> Void)?
@@ -26,14 +24,14 @@ final class MainActorDelivery<Value: Sendable>: Sendable {
   /// What `send` does once it has released the lock.
   private enum SendAction { case none, deliverNow, schedule }
 
-  private let state: Mutex<State>
+  private let state: LockedState<State>
   // Whether delivery ends by itself after one value.
   private let once: Bool
 
   /// Creates a delivery to `handler`; with `once`, it cancels itself after the first value.
   init(once: Bool = false, _ handler: @escaping @MainActor (Value) -> Void) {
     self.once = once
-    self.state = Mutex(State(handler: handler))
+    self.state = LockedState(State(handler: handler))
   }
 
   /// Delivers `value` on the main actor: at once when `onMainActor` (the caller is isolated to

@@ -1,5 +1,4 @@
 import IndefiniteObservable
-import Synchronization
 
 /// A bus on which code publishes and subscribes by topic, without knowing each other.
 ///
@@ -40,7 +39,7 @@ public final class TopicBus: @unchecked Sendable {
   // `table` is read and written only under `lock`. Each subscriber's `deliver` is guarded by the
   // same lock. Arrays in the table are copied out (a reference count, no allocation) before
   // handlers run, so handlers never run under the lock.
-  private let lock = Mutex(())
+  private let lock = LockedState(())
   private var table: [TopicKey: ContiguousArray<TopicSubscriber>] = [:]
 
   /// Creates an empty bus.

@@ -1,6 +1,6 @@
 import Dispatch
 import IndefiniteObservable
-import Synchronization
+import Multicast
 
 #if canImport(Darwin)
   import Darwin
@@ -25,7 +25,7 @@ final class DescriptorHolder: Sendable {
   let fd: Int32
   let ownership: DescriptorOwnership
   // How many subscriptions use the descriptor, and whether the holder closed it.
-  private let state = Mutex((active: 0, closed: false))
+  private let state = LockedState((active: 0, closed: false))
 
   init(fd: Int32, ownership: DescriptorOwnership) {
     self.fd = fd

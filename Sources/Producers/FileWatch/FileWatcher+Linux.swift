@@ -2,7 +2,6 @@
   import Dispatch
   import IndefiniteObservable
   import Multicast
-  import Synchronization
 
   #if canImport(Glibc)
     import Glibc
@@ -122,9 +121,9 @@
     private let fd: Int32
     private let channel: ProcessChannel
     // How many watches use each watch descriptor of the instance.
-    private let users = Mutex<[Int32: Int]>([:])
+    private let users = LockedState<[Int32: Int]>([:])
 
-    private static let instance = Mutex<Inotify?>(nil)
+    private static let instance = LockedState<Inotify?>(nil)
 
     /// The instance, made on first use; a failure is thrown and tried again on the next call.
     static func shared() throws(FileWatchError) -> Inotify {
@@ -223,14 +222,14 @@
     private let directoryWatch: Int32
     // The file's watch changes on the watch's queue and is given back by `close` from any
     // thread, so it lives in a mutex with whether the watch has been closed.
-    private let watches: Mutex<Watches>
+    private let watches: LockedState<Watches>
 
     init(inotify: Inotify, path: String, name: String, fileWatch: Int32, directoryWatch: Int32) {
       self.inotify = inotify
       self.path = path
       self.name = name
       self.directoryWatch = directoryWatch
-      self.watches = Mutex(Watches(file: fileWatch))
+      self.watches = LockedState(Watches(file: fileWatch))
     }
 
     func changes(_ events: [InotifyEvent]) -> [FileChange] {
@@ -305,7 +304,7 @@
     private let watch: Int32
     // Whether `.deleted` was reported (used on the watch's queue), and whether the watch was
     // closed (set from any thread).
-    private let state = Mutex((deleted: false, isClosed: false))
+    private let state = LockedState((deleted: false, isClosed: false))
 
     init(inotify: Inotify, duplicate: Int32, watch: Int32) {
       self.inotify = inotify

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// Reads a descriptor that this module keeps for the life of the process (the signal self-pipe,
 /// the inotify instance) and hands each chunk read to `receive`, on one serial queue.
@@ -7,12 +6,14 @@ import Synchronization
 /// Such a descriptor is shared by every stream of its kind and never closed, so it is read with
 /// one Dispatch read source made once, not with the per-subscription readers of
 /// ``FileDescriptors``, which close their descriptor when the subscription ends.
-final class ProcessChannel: Sendable {
+///
+/// `@unchecked Sendable`: `source` is kept only so that it lives as long as the channel, and is
+/// never used after `init`; the rest is immutable and `Sendable`.
+final class ProcessChannel: @unchecked Sendable {
   private let fd: Int32
   private let queue: DispatchQueue
   private let receive: @Sendable (UnsafeRawBufferPointer) -> Void
-  // Kept so that the source lives as long as the channel; never used again.
-  private let source: Mutex<any DispatchSourceRead>
+  private let source: any DispatchSourceRead
 
   /// Starts reading `fd`, a non-blocking descriptor, on a serial queue labelled `label`.
   init(fd: Int32, label: String, receive: @escaping @Sendable (UnsafeRawBufferPointer) -> Void) {
@@ -23,7 +24,7 @@ final class ProcessChannel: Sendable {
     let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
     source.setEventHandler { [fd, receive] in Self.drain(fd, into: receive) }
     source.activate()
-    self.source = Mutex(source)
+    self.source = source
   }
 
   /// Reads and hands on everything waiting in the descriptor now, on the channel's queue, and

@@ -1,7 +1,6 @@
 import Dispatch
 import IndefiniteObservable
 import Multicast
-import Synchronization
 
 #if canImport(Darwin)
   import Darwin
@@ -34,8 +33,9 @@ final class SignalRegistry: Sendable {
   // The pipe's reader, made by the first `prepare`, and the installed handlers. `sigaction`
   // runs inside the lock, so that installs and restores are ordered; no subscriber is called or
   // released inside it.
-  private let state = Mutex<(channel: ProcessChannel?, installations: [Int32: Installation])>(
-    (nil, [:]))
+  private let state = LockedState<
+    (channel: ProcessChannel?, installations: [Int32: Installation])
+  >((nil, [:]))
 
   private init() {
     deliveries = Emitter()

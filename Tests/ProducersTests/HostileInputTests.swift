@@ -138,4 +138,53 @@ import Testing
     #expect(lines.values == ["long first line", "short"])
     subscription.unsubscribe()
   }
+
+  @Test func devNullSaysEndOfFileAtOnceOnTheBytesAndLinesStreams() throws {
+    let null = open("/dev/null", O_RDONLY)
+    defer { close(null) }
+    let bytes = Recorder<[UInt8]>()
+    let lines = Recorder<String>()
+    let byteStatuses = Recorder<DescriptorStatus>()
+    let lineStatuses = Recorder<DescriptorStatus>()
+    let readingBytes = try FileDescriptors.bytes(of: null, ownership: .callerCloses)
+      .subscribe(next: bytes.record, status: byteStatuses.record)
+    let readingLines = try FileDescriptors.lines(of: null, ownership: .callerCloses)
+      .subscribe(next: lines.record, status: lineStatuses.record)
+    #expect(byteStatuses.wait(forCount: 1, seconds: 5))
+    #expect(lineStatuses.wait(forCount: 1, seconds: 5))
+    readingBytes.unsubscribe()
+    readingLines.unsubscribe()
+    #expect(byteStatuses.values == [.endOfFile])
+    #expect(lineStatuses.values == [.endOfFile])
+    #expect(bytes.values.isEmpty)
+    #expect(lines.values.isEmpty)
+  }
+
+  @Test func aFollowedProcFileIsReadOnceAndNeverReportedTruncated() throws {
+    // /proc/self/limits: a file whose size reads 0 in `stat`, with content that stays the same.
+    let fd = open("/proc/self/limits", O_RDONLY)
+    try #require(fd >= 0)
+    var info = stat()
+    fstat(fd, &info)
+    #expect(info.st_size == 0)
+    let queue = DispatchQueue(label: "proc")
+    let refill = Broadcaster()
+    let lines = Recorder<String>()
+    let statuses = Recorder<DescriptorStatus>()
+    let subscription = try FileDescriptors.lines(
+      of: fd, ownership: .streamCloses, on: queue, refill: refill.stream
+    ).subscribe(next: lines.record, status: statuses.record)
+    #expect(statuses.wait(forCount: 1))
+    let count = lines.count
+    #expect(count > 10)
+    for _ in 0..<3 {
+      refill.fire()
+      // Let the pass run to its end: a few turns of the queue, and a moment for good measure.
+      for _ in 0..<8 { queue.sync {} }
+      Thread.sleep(forTimeInterval: 0.05)
+    }
+    subscription.unsubscribe()
+    #expect(statuses.values == [.endOfFile])
+    #expect(lines.count == count)
+  }
 }

@@ -23,17 +23,21 @@ class DescriptorReader<Value>: @unchecked Sendable {
   let fd: Int32
   /// The serial queue on which the reader reads and delivers.
   let queue: DispatchQueue
+  /// The queue the subscriber asked for, which `queue` targets; nil when it asked for none.
+  let target: DispatchQueue?
   private let observer: ObserverGate<DescriptorEvent<Value>>
   private let isDisconnected = Atomic(false)
 
-  /// Takes over `fd`, a duplicate acquired from `holder`, for a subscription of `observer`.
+  /// Takes over `fd`, a duplicate acquired from `holder`, for a subscription of `observer`;
+  /// `queue` is a serial queue of the subscription's own that targets `target`.
   init(
-    holder: DescriptorHolder, fd: Int32, queue: DispatchQueue,
+    holder: DescriptorHolder, fd: Int32, queue: DispatchQueue, target: DispatchQueue?,
     observer: DescriptorObserver<Value>
   ) {
     self.holder = holder
     self.fd = fd
     self.queue = queue
+    self.target = target
     self.observer = ObserverGate { event in
       switch event {
       case .value(let value): observer.next(value)
@@ -57,6 +61,21 @@ class DescriptorReader<Value>: @unchecked Sendable {
   /// Delivers a status on this thread, unless the subscription has ended.
   final func report(_ status: DescriptorStatus) {
     observer.send(.status(status))
+  }
+
+  /// Runs `work` on the delivery queue once the work already waiting on the target queue has
+  /// run: how a reader that has more to read lets the other streams on that queue have a turn.
+  ///
+  /// A serial queue that targets another runs every block it holds before the target runs
+  /// anything else, so a reader that asked its own queue for the next read would keep the
+  /// target to itself for as long as the data lasts. Asked through the target, the next read
+  /// waits behind what is already waiting there: a timer's tick, a signal, another stream's
+  /// chunk. Without a target the delivery queue runs on Dispatch's shared threads, beside other
+  /// queues rather than taking turns with them, and the next read is asked of it directly.
+  final func continueAfterOthers(_ work: @escaping @Sendable () -> Void) {
+    let queue = self.queue
+    guard let target else { return queue.async(execute: work) }
+    target.async { queue.async(execute: work) }
   }
 
   /// The subscription's disconnect: stops delivery at once, releases the subscriber, ends the

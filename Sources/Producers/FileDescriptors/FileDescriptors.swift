@@ -59,7 +59,9 @@ public enum FileDescriptors {
     on queue: DispatchQueue? = nil,
     refill: ValueObservable<Void>? = nil
   ) throws(FileDescriptorError) -> DescriptorObservable<[UInt8]> {
-    try reading(fd, ownership: ownership, queue: queue, refill: refill) { ByteChunks() }
+    try reading(fd, ownership: ownership, queue: queue, refill: refill, chunkSize: 65_536) {
+      ByteChunks()
+    }
   }
 
   /// A stream of the lines of text read from `fd`.
@@ -89,7 +91,7 @@ public enum FileDescriptors {
     maximumLineLength: Int = 1 << 20
   ) throws(FileDescriptorError) -> DescriptorObservable<String> {
     let length = max(1, maximumLineLength)
-    return try reading(fd, ownership: ownership, queue: queue, refill: refill) {
+    return try reading(fd, ownership: ownership, queue: queue, refill: refill, chunkSize: 8_192) {
       LineDecoder(maximumLength: length)
     }
   }
@@ -151,6 +153,7 @@ public enum FileDescriptors {
     ownership: DescriptorOwnership,
     queue: DispatchQueue?,
     refill: ValueObservable<Void>?,
+    chunkSize: Int,
     decoder: @escaping () -> Decoder
   ) throws(FileDescriptorError) -> DescriptorObservable<Decoder.Value> {
     try validate(fd, direction: O_WRONLY, error: .notReadable(fd), allowDirectory: false)
@@ -165,12 +168,13 @@ public enum FileDescriptors {
       }
       guard isRegular else {
         let reader = SourceReader(
-          holder: holder, fd: fd, decoder: decoder(), observer: observer, queue: delivery)
+          holder: holder, fd: fd, decoder: decoder(), chunkSize: chunkSize, observer: observer,
+          queue: delivery, target: queue)
         return reader.disconnect
       }
       let reader = FileReader(
-        holder: holder, fd: fd, decoder: decoder(), observer: observer, queue: delivery,
-        following: refill != nil)
+        holder: holder, fd: fd, decoder: decoder(), chunkSize: chunkSize, observer: observer,
+        queue: delivery, target: queue, following: refill != nil)
       let refilling = refill?.subscribe { reader.refill() }
       return {
         refilling?.unsubscribe()
@@ -192,8 +196,8 @@ public enum FileDescriptors {
       switch holder.acquire() {
       case .success(let fd):
         let watcher = ReadinessWatcher(
-          holder: holder, fd: fd, queue: delivery, events: events, makeSource: makeSource,
-          observer: observer)
+          holder: holder, fd: fd, queue: delivery, target: queue, events: events,
+          makeSource: makeSource, observer: observer)
         return watcher.disconnect
       case .failure(let failure):
         return report(failure, to: observer, on: delivery)

@@ -14,6 +14,7 @@ final class ReadinessWatcher: DescriptorReader<Int>, @unchecked Sendable {
     holder: DescriptorHolder,
     fd: Int32,
     queue: DispatchQueue,
+    target: DispatchQueue?,
     events: Int16,
     makeSource: (Int32, DispatchQueue) -> any DispatchSourceProtocol,
     observer: DescriptorObserver<Int>
@@ -22,7 +23,7 @@ final class ReadinessWatcher: DescriptorReader<Int>, @unchecked Sendable {
     let source = makeSource(fd, queue)
     self.source = source
     self.cancelSource = source
-    super.init(holder: holder, fd: fd, queue: queue, observer: observer)
+    super.init(holder: holder, fd: fd, queue: queue, target: target, observer: observer)
     // No registration handler: with one set, libdispatch's epoll loop on Linux crashed
     // (`_dispatch_event_loop_drain`) in about 1 run in 100 of a program reading a few pipes.
     source.setEventHandler(handler: fire)
@@ -37,14 +38,15 @@ final class ReadinessWatcher: DescriptorReader<Int>, @unchecked Sendable {
     deliverReadiness(Int(source.data))
   }
 
-  /// Delivers readiness, then again on the queue for as long as the descriptor stays ready:
-  /// Dispatch on Linux reports new readiness only once, and the contract is that the stream
-  /// keeps delivering until the subscriber has read (or written) what it can. A repeat carries
-  /// the estimate of the report it repeats (a source's `data` is only valid in its handler).
+  /// Delivers readiness, then again for as long as the descriptor stays ready: Dispatch on
+  /// Linux reports new readiness only once, and the contract is that the stream keeps
+  /// delivering until the subscriber has read (or written) what it can. A repeat waits behind
+  /// the other work on the target queue, and carries the estimate of the report it repeats (a
+  /// source's `data` is only valid in its handler).
   @Sendable private func deliverReadiness(_ estimate: Int) {
     guard source != nil, deliver(estimate) else { return }
     if !isCancelled && System.isReady(fd, for: events) {
-      queue.async { self.deliverReadiness(estimate) }
+      continueAfterOthers { self.deliverReadiness(estimate) }
     }
   }
 

@@ -4,14 +4,15 @@
 /// stays valid (and must still be unsubscribed to release the descriptor), it just has nothing
 /// more to deliver.
 public enum DescriptorStatus: Sendable, Hashable {
-  /// The reader reached the end of the data. For a pipe, socket or terminal this is final: the
-  /// writer closed its end. For a regular file it means "caught up": reading resumes when the
-  /// stream's `refill` trigger fires, and this status is reported again after each read that
-  /// found new bytes.
+  /// The reader reached the end of the data. For a pipe, socket, terminal or device this is
+  /// final: the writer closed its end, or the device has nothing (`/dev/null`). For a regular
+  /// file it means "caught up": reading resumes when the stream's `refill` trigger fires, and
+  /// this status is reported again after each read that found new bytes.
   case endOfFile
   /// A regular file became shorter than the read position (truncated in place, as
   /// `copytruncate` log rotation does): the reader starts again from the beginning, dropping
-  /// any unfinished line.
+  /// any unfinished line. A file whose size reads 0 while it has content (a `/proc` or `/sys`
+  /// file) has no length to compare, and is never reported truncated.
   case truncated
   /// The descriptor cannot be read (or was closed by its stream); nothing more is delivered.
   case failed(FileDescriptorError)

@@ -34,11 +34,25 @@ import IndefiniteObservable
 ///   queue). Subscribe and unsubscribe from any thread. When `unsubscribe()` is called on the
 ///   delivery queue, nothing is delivered after it returns; from another thread, a delivery
 ///   already running may finish.
-/// - Pipes, sockets, terminals and other pollable descriptors are read with a Dispatch read
-///   source when data arrives; end of file (the writer closed) is reported once on the status
-///   channel and reading stops. Regular files are read to their end at once; each time
-///   `refill` delivers, the reader reads what was appended since (from the start when the file
-///   was truncated); without `refill` a regular file is read once.
+/// - Pipes, sockets, terminals and devices are read when the subscription starts and then as
+///   data arrives (a Dispatch read source says when); end of file is reported once on the
+///   status channel and reading stops. A device that Dispatch cannot watch is read all the
+///   same: `/dev/null` reports `.endOfFile` at once, and an endless device such as `/dev/zero`
+///   or `/dev/urandom` delivers for as long as the subscription lasts, as fast as the
+///   subscriber takes it, holding one chunk (and for lines one unfinished line) at a time, so
+///   memory does not grow; unsubscribe to stop it.
+/// - Regular files are read to their end at once; each time `refill` delivers, the reader reads
+///   what was appended since (from the start when the file was truncated); without `refill` a
+///   regular file is read once. A file whose size reads 0 yet has content (a `/proc` or `/sys`
+///   file) has no length to compare, and is never reported truncated.
+/// - Fairness: a subscription reads one chunk per turn (64 KiB for bytes, 8 KiB for lines), and
+///   when there is more, its next turn waits behind the work already waiting on `queue`. So a
+///   stream that always has more to read (a flooded pipe, a long file, `/dev/zero`) lets a
+///   timer, a signal or another stream on the same `queue` run after at most one chunk's
+///   deliveries; the tests measure a tick's wait beside a flood, well under 100 ms. Work on a
+///   queue that `queue` itself targets is not covered: hand every stream the same `queue`.
+///   Without `queue`, each subscription's private queue runs on Dispatch's shared threads,
+///   beside the other streams rather than taking turns with them.
 /// - Each subscription reads on its own, so two subscriptions of one bytes or lines stream
 ///   share the data of a pipe between them; subscribe once and share the values downstream.
 public enum FileDescriptors {

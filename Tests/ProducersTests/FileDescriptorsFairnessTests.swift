@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import IndefiniteObservable
+import Multicast
 import Producers
 import Synchronization
 import TestSupport
@@ -117,7 +118,7 @@ import Testing
 
 /// A count that the delivery queue adds to and the test reads.
 final class Counter: Sendable {
-  private let count = Mutex(0)
+  private let count = LockedState(0)
   func add(_ amount: Int) { count.withLock { $0 += amount } }
   var value: Int { count.withLock { $0 } }
 }

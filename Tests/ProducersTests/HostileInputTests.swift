@@ -139,6 +139,37 @@ import Testing
     subscription.unsubscribe()
   }
 
+  @Test func aFileTruncatedWhileAPassIsUnderWayIsReadAgainFromItsStart() throws {
+    let directory = TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("log")
+    append("first\n", to: path)
+    let refill = Broadcaster()
+    let lines = Recorder<String>()
+    let statuses = Recorder<DescriptorStatus>()
+    let fd = open(path, O_RDONLY)
+    let subscription = try FileDescriptors.lines(
+      of: fd, ownership: .streamCloses, refill: refill.stream
+    ).subscribe(
+      next: { line in
+        lines.record(line)
+        // While the pass that read "second" is under way: rotated, written, and announced.
+        if line == "second" {
+          truncate(path, 0)
+          append("again\n", to: path)
+          refill.fire()
+        }
+      },
+      status: statuses.record)
+    #expect(lines.wait(forCount: 1))
+    append("second\n", to: path)
+    refill.fire()
+    #expect(lines.wait(forCount: 3))
+    #expect(statuses.wait { $0.contains(.truncated) })
+    subscription.unsubscribe()
+    #expect(lines.values == ["first", "second", "again"])
+  }
+
   @Test func devNullSaysEndOfFileAtOnceOnTheBytesAndLinesStreams() throws {
     let null = open("/dev/null", O_RDONLY)
     defer { close(null) }

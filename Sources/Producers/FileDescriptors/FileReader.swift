@@ -11,8 +11,9 @@ import Synchronization
 /// each, and between two turns the other work on the target queue runs
 /// (``DescriptorReader/continueAfterOthers(_:)``), so a long file does not hold the queue.
 ///
-/// `decoder`, `offset`, `isPassing`, `readSomething`, `reportedEnd` and `hasFailed` are used
-/// only by the passes, on the delivery queue (see ``DescriptorReader``); `pending` is atomic.
+/// `decoder`, `offset`, `isPassing`, `passAgain`, `readSomething`, `reportedEnd` and
+/// `hasFailed` are used only by the passes, on the delivery queue (see ``DescriptorReader``);
+/// `pending` is atomic.
 final class FileReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>, @unchecked Sendable
 {
   private let following: Bool
@@ -20,9 +21,11 @@ final class FileReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>, 
   // The most bytes one read asks for: the most that one turn decodes and delivers.
   private let chunkSize: Int
   private var offset: Int64
-  // Whether a pass is under way: it reads to the end of the file, so a refill meanwhile needs
-  // no pass of its own.
+  // Whether a pass is under way, and whether another was asked for meanwhile: it starts when
+  // this one ends, and checks the file's length again (the file may have been truncated
+  // behind the position this pass reads from).
   private var isPassing = false
+  private var passAgain = false
   private var readSomething = false
   private var reportedEnd = false
   private var hasFailed = false
@@ -56,10 +59,19 @@ final class FileReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>, 
     queue.async(execute: startPass)
   }
 
-  /// Starts a read pass, on the delivery queue, unless one is under way.
+  /// Starts a read pass on the delivery queue, or once the pass under way has ended.
   @Sendable private func startPass() {
     pending.store(false, ordering: .releasing)
-    guard !hasFailed, !isCancelled, !isPassing else { return }
+    guard !hasFailed, !isCancelled else { return }
+    guard !isPassing else {
+      passAgain = true
+      return
+    }
+    beginPass()
+  }
+
+  /// Begins a pass: from the start of the file when it was truncated, else from the position.
+  private func beginPass() {
     if wasTruncated() {
       offset = 0
       decoder.reset()
@@ -91,6 +103,10 @@ final class FileReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>, 
       if readSomething || !reportedEnd {
         reportedEnd = true
         report(.endOfFile)
+      }
+      if passAgain && !isCancelled {
+        passAgain = false
+        beginPass()
       }
     case .success:
       readSomething = true

@@ -34,18 +34,18 @@ import IndefiniteObservable
 ///   queue). Subscribe and unsubscribe from any thread. When `unsubscribe()` is called on the
 ///   delivery queue, nothing is delivered after it returns; from another thread, a delivery
 ///   already running may finish.
-/// - Pipes, sockets, terminals and devices are read when the subscription starts and then as
-///   data arrives (a Dispatch read source says when); end of file is reported once on the
-///   status channel and reading stops. A device that Dispatch cannot watch is read all the
-///   same: `/dev/null` reports `.endOfFile` at once, and an endless device such as `/dev/zero`
-///   or `/dev/urandom` delivers for as long as the subscription lasts, as fast as the
-///   subscriber takes it, holding one chunk (and for lines one unfinished line) at a time, so
-///   memory does not grow; unsubscribe to stop it.
+/// - Pipes, sockets, terminals and devices are read from the start of the subscription, and,
+///   whenever they have nothing for now, again as data arrives (a Dispatch read source says
+///   when); end of file is reported once on the status channel and reading stops. A device that
+///   Dispatch cannot watch is read all the same: `/dev/null` reports `.endOfFile` at once, and
+///   an endless device such as `/dev/zero` or `/dev/urandom` delivers for as long as the
+///   subscription lasts, as fast as the subscriber takes it, holding one chunk (and for lines
+///   one unfinished line) at a time, so memory does not grow; unsubscribe to stop it.
 /// - Regular files are read to their end at once; each time `refill` delivers, the reader reads
 ///   what was appended since (from the start when the file was truncated); without `refill` a
 ///   regular file is read once. A file whose size reads 0 yet has content (a `/proc` or `/sys`
 ///   file) has no length to compare, and is never reported truncated.
-/// - Fairness: a subscription reads one chunk per turn (64 KiB for bytes, 8 KiB for lines), and
+/// - Fairness: a subscription reads one chunk per turn (64 KiB for bytes, 4 KiB for lines), and
 ///   when there is more, its next turn waits behind the work already waiting on `queue`. So a
 ///   stream that always has more to read (a flooded pipe, a long file, `/dev/zero`) lets a
 ///   timer, a signal or another stream on the same `queue` run after at most one chunk's
@@ -105,7 +105,7 @@ public enum FileDescriptors {
     maximumLineLength: Int = 1 << 20
   ) throws(FileDescriptorError) -> DescriptorObservable<String> {
     let length = max(1, maximumLineLength)
-    return try reading(fd, ownership: ownership, queue: queue, refill: refill, chunkSize: 8_192) {
+    return try reading(fd, ownership: ownership, queue: queue, refill: refill, chunkSize: 4_096) {
       LineDecoder(maximumLength: length)
     }
   }

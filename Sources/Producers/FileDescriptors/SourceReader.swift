@@ -12,17 +12,29 @@ import IndefiniteObservable
 /// Reads a pipe, socket, terminal or device for one subscription, a chunk at a time, until end
 /// of file, failure or disconnect.
 ///
-/// A Dispatch read source says when data arrives. Reading starts with a turn of its own as
-/// well, because Dispatch cannot watch every descriptor: on Linux a device without a poll
-/// operation, such as `/dev/null` or `/dev/zero`, is refused by epoll and its source never
-/// fires, while `poll` says it is always ready. So each turn first asks `poll` whether a read
-/// would block, reads one chunk if not, delivers its values, and asks for the next turn behind
-/// the other work on the target queue (``DescriptorReader/continueAfterOthers(_:)``). Turns go
-/// on while `poll` says ready, and stop at end of file (reported), at a failure (reported), or
-/// when the descriptor has nothing for now, until the source fires again.
+/// Reading goes in turns. Each turn asks `poll` whether a read would block, reads one chunk if
+/// not, delivers its values, and asks for the next turn behind the other work on the target
+/// queue (``DescriptorReader/continueAfterOthers(_:)``). Turns start with the subscription and
+/// go on while `poll` says ready; they stop at end of file (reported), at a failure (reported),
+/// or when the descriptor has nothing for now. Only then does a Dispatch read source watch the
+/// descriptor, made the first time it is needed, and start the turns again when data arrives;
+/// it is suspended while they run, since Dispatch re-arms a read source after each event and a
+/// descriptor that stays readable fires it again at once (about 15 events for each turn of a
+/// flood, each a block on the queue announcing what the turns read anyway).
 ///
-/// `decoder`, `source` and `isReading` are used only on the delivery queue (see
-/// ``DescriptorReader``).
+/// A device that `poll` always says is ready never needs the source, which matters on Linux:
+/// epoll refuses a device without a poll operation, such as `/dev/null`, `/dev/zero` or
+/// `/dev/urandom`, and a read source on one never fires. So `/dev/null` says end of file on the
+/// first turn, and `/dev/zero` is read in turns for as long as the subscription lasts.
+///
+/// At end of file the source, if there is one, is cancelled from its own event handler, which
+/// the hang-up fires: libdispatch's epoll loop reads freed memory when a read source is
+/// cancelled while the hang-up of its descriptor is being merged (`_dispatch_event_loop_drain`
+/// crashed in 4 runs of 20 of the descriptor tests under ThreadSanitizer when turns cancelled
+/// it at end of file; the event handler is where the reader always cancelled it before).
+///
+/// `decoder`, `source`, `isReading`, `isSuspended`, `isFinished` and `isEnding` are used only
+/// on the delivery queue (see ``DescriptorReader``).
 final class SourceReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>,
   @unchecked Sendable
 {
@@ -30,10 +42,15 @@ final class SourceReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>
   // The most bytes one read asks for: the most that one turn decodes and delivers.
   private let chunkSize: Int
   private var source: DispatchSourceRead?
-  private let cancelSource: DispatchSourceRead
-  // Whether a turn is running or waiting: the source's events meanwhile are left to it, as it
-  // reads until the descriptor has nothing more for now.
+  // Whether turns are under way (one running or waiting), and whether the source is suspended
+  // for them. A suspended source must be resumed before it can go: its cancel handler, which
+  // releases the reader, waits for that.
   private var isReading = true
+  private var isSuspended = false
+  // Whether reading is over (end of file or failure), and whether the reader is on its way out
+  // (the source cancelled, or, without one, the reader released).
+  private var isFinished = false
+  private var isEnding = false
 
   /// Starts reading `fd`, a duplicate acquired from `holder`, which the reader now owns.
   init(
@@ -47,24 +64,8 @@ final class SourceReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>
   ) {
     self.decoder = decoder
     self.chunkSize = chunkSize
-    let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-    self.source = source
-    self.cancelSource = source
     super.init(holder: holder, fd: fd, queue: queue, target: target, observer: observer)
-    // No registration handler: with one set, libdispatch's epoll loop on Linux crashed
-    // (`_dispatch_event_loop_drain`) in about 1 run in 100 of a program reading a few pipes.
-    source.setEventHandler(handler: dataArrived)
-    source.setCancelHandler(handler: release)
-    source.activate()
-    LiveResources.opened(.dispatchSources)
     queue.async(execute: readTurn)
-  }
-
-  /// Runs when Dispatch says the descriptor is readable, on the delivery queue.
-  @Sendable private func dataArrived() {
-    guard !isReading else { return }
-    isReading = true
-    readTurn()
   }
 
   /// One turn, on the delivery queue: reads one chunk, unless a read would block, and delivers
@@ -72,10 +73,9 @@ final class SourceReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>
   /// the turns go on until the descriptor has nothing more: bytes left behind would never be
   /// announced again.
   @Sendable private func readTurn() {
-    guard let source, !isCancelled, System.isReady(fd, for: Int16(POLLIN)) else {
-      isReading = false
-      return
-    }
+    guard !isFinished, !isEnding else { return }
+    guard !isCancelled else { return end() }
+    guard System.isReady(fd, for: Int16(POLLIN)) else { return waitForData() }
     let emit = { (value: Decoder.Value) -> Bool in self.deliver(value) }
     let result = withUnsafeTemporaryAllocation(byteCount: chunkSize, alignment: 1) { buffer in
       System.read(fd, into: buffer).map { count in
@@ -88,26 +88,92 @@ final class SourceReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>
     case .success(0):
       decoder.flush(emit: emit)
       report(.endOfFile)
-      source.cancel()
+      finishReading()
     case .success:
       continueAfterOthers(readTurn)
     case .failure(let errno) where errno.rawValue == EAGAIN || errno.rawValue == EWOULDBLOCK:
-      isReading = false
+      waitForData()
     case .failure(let errno):
       report(.failed(.readFailed(holder.fd, errno)))
+      finishReading()
+    }
+  }
+
+  /// Ends the turns until data arrives: the source, made now if this is the first time, watches
+  /// the descriptor again.
+  private func waitForData() {
+    isReading = false
+    if let source {
+      if isSuspended {
+        isSuspended = false
+        source.resume()
+      }
+      return
+    }
+    let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+    self.source = source
+    // No registration handler: with one set, libdispatch's epoll loop on Linux crashed
+    // (`_dispatch_event_loop_drain`) in about 1 run in 100 of a program reading a few pipes.
+    source.setEventHandler(handler: dataArrived)
+    source.setCancelHandler(handler: sourceCancelled)
+    source.activate()
+    LiveResources.opened(.dispatchSources)
+  }
+
+  /// Runs when Dispatch says the descriptor is readable, on the delivery queue; after end of
+  /// file, that is the hang-up, and the source is cancelled.
+  @Sendable private func dataArrived() {
+    guard let source, !isEnding else { return }
+    if isFinished {
+      isEnding = true
       source.cancel()
+      return
+    }
+    guard !isReading else { return }
+    isReading = true
+    source.suspend()
+    isSuspended = true
+    readTurn()
+  }
+
+  /// Stops the turns for good, at end of file or a failure: without a source the reader is
+  /// released now; a source is resumed, and cancelled by its next event (the hang-up), or at
+  /// disconnect.
+  private func finishReading() {
+    isFinished = true
+    isReading = false
+    guard let source else { return end() }
+    if isSuspended {
+      isSuspended = false
+      source.resume()
+    }
+  }
+
+  /// Ends the reader, on the delivery queue: cancels the source, whose cancel handler releases
+  /// the reader once Dispatch has let go of the descriptor, or, without a source, releases it
+  /// now. Runs once.
+  @Sendable private func end() {
+    guard !isEnding else { return }
+    isEnding = true
+    isReading = false
+    guard let source else { return release() }
+    source.cancel()
+    if isSuspended {
+      isSuspended = false
+      source.resume()
     }
   }
 
   /// Runs once after the source was cancelled, on the delivery queue: Dispatch no longer
   /// watches the duplicate, so it can be closed.
-  @Sendable override func release() {
+  @Sendable private func sourceCancelled() {
     source = nil
-    super.release()
     LiveResources.closed(.dispatchSources)
+    release()
   }
 
+  /// Ends the reader on the delivery queue, after the turn in progress, if any.
   override func stop() {
-    cancelSource.cancel()
+    queue.async(execute: end)
   }
 }

@@ -116,6 +116,28 @@ import Testing
     #expect(follow.lines == ["three", "again"])
   }
 
+  /// copytruncate with a fast writer: emptied and written past the old position at once,
+  /// before `follow` can look. `tail -F` prints all 8 lines when it wakes up in between;
+  /// `follow` must print them all whenever it wakes up.
+  @Test func aFileTruncatedAndRewrittenAtOnceLosesNoLine() throws {
+    let scratch = Scratch()
+    defer { scratch.remove() }
+    let log = scratch.file("app.log")
+    append("line 1", "line 2", "line 3", "line 4", "line 5", to: log)
+    let follow = try FollowProcess(["app.log"], in: scratch.path)
+    #expect(follow.waitForNote("following app.log"))
+    let fd = open(log, O_WRONLY | O_APPEND)
+    ftruncate(fd, 0)
+    let rewritten = (1...8).map { "line \($0), this file grows past the old offset\n" }.joined()
+    _ = Array(rewritten.utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    close(fd)
+    #expect(follow.waitForLines(8))
+    #expect(follow.waitForNote("truncated"))
+    follow.send(SIGINT)
+    #expect(follow.exitStatus() == 0)
+    #expect(follow.lines == (1...8).map { "line \($0), this file grows past the old offset" })
+  }
+
   @Test func manyRotationsLeaveTheDescriptorCountWhereItWas() throws {
     let scratch = Scratch()
     defer { scratch.remove() }

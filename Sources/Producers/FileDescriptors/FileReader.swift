@@ -2,13 +2,14 @@ import Dispatch
 import IndefiniteObservable
 
 /// Reads a regular file for one subscription: to its end at once, then again each time the
-/// refill trigger fires, from where it stopped (or from the start, after a truncation).
+/// refill trigger fires, from where it stopped (or from the start, after a truncation: the
+/// file no longer holds the bytes read before the position, see ``FileCheckpoint``).
 ///
 /// A regular file is always "readable" to Dispatch, so a read source would spin at end of file;
 /// this reader runs read passes on the delivery queue instead, and uses `pread` with its own
 /// offset so it never moves the descriptor's offset.
 ///
-/// `@unchecked Sendable`: `decoder`, `observer`, `offset` and `reportedEnd` are used only by
+/// `@unchecked Sendable`: `decoder`, `observer`, `checkpoint` and `reportedEnd` are used only by
 /// `readToEnd` and `release`, which run on the serial delivery queue; `pending` is guarded by
 /// `lock`; `cancellation` and `holder` are thread-safe; the rest is immutable.
 final class FileReader<Decoder: ChunkDecoder>: @unchecked Sendable {
@@ -18,7 +19,7 @@ final class FileReader<Decoder: ChunkDecoder>: @unchecked Sendable {
   private let following: Bool
   private var decoder: Decoder
   private var observer: DescriptorObserver<Decoder.Value>?
-  private var offset: Int64
+  private var checkpoint: FileCheckpoint
   private var reportedEnd = false
   private let lock = Lock()
   private var pending = false
@@ -41,7 +42,8 @@ final class FileReader<Decoder: ChunkDecoder>: @unchecked Sendable {
     self.observer = observer
     self.queue = queue
     self.following = following
-    self.offset = System.offset(fd)
+    let offset = System.offset(fd)
+    self.checkpoint = FileCheckpoint.reading(fd, at: offset) ?? FileCheckpoint(offset: offset)
     LiveResources.opened(.producerObservers)
     refill()
   }
@@ -66,8 +68,8 @@ final class FileReader<Decoder: ChunkDecoder>: @unchecked Sendable {
       observer.next(value)
       return true
     }
-    if case .success(let info) = System.status(fd), Int64(info.st_size) < offset {
-      offset = 0
+    if checkpoint.verdict(for: fd) != .holds {
+      checkpoint = FileCheckpoint()
       decoder.reset()
       observer.status(.truncated)
     }
@@ -75,13 +77,14 @@ final class FileReader<Decoder: ChunkDecoder>: @unchecked Sendable {
     let failure = withUnsafeTemporaryAllocation(byteCount: 65_536, alignment: 1) {
       buffer -> Errno? in
       while !cancellation.isCancelled {
-        switch System.read(fd, into: buffer, at: offset) {
+        switch System.read(fd, into: buffer, at: checkpoint.offset) {
         case .success(0):
           return nil
         case .success(let count):
-          offset += Int64(count)
+          let chunk = UnsafeRawBufferPointer(rebasing: buffer[..<count])
+          checkpoint.advance(over: chunk)
           readSomething = true
-          decoder.decode(UnsafeRawBufferPointer(rebasing: buffer[..<count]), emit: emit)
+          decoder.decode(chunk, emit: emit)
         case .failure(let errno):
           return errno
         }

@@ -65,8 +65,8 @@ struct Options: Equatable {
 
     signals: SIGHUP reopens every FILE; SIGINT or SIGTERM prints a summary and exits with 0.
     exit status: 0 when stopped by a signal, at the end of standard input when it was the only
-    FILE, or at the end of the demo; 1 when the demo lost or doubled a line; 2 on bad usage or
-    a FILE that cannot be followed.
+    FILE, or at the end of the demo; 1 when the state file could not be written at exit, or the
+    demo lost or doubled a line; 2 on bad usage or a FILE that cannot be followed.
     """
 
   /// What `follow` prints for a usage mistake: the mistake and where to look, not the whole

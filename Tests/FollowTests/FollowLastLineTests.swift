@@ -26,7 +26,7 @@ import Testing
     #expect(follow.waitForNote("following app.log"))
     write("no newline yet", to: log)
     // Read, but not yet quiet for a second.
-    Thread.sleep(forTimeInterval: 0.3)
+    Thread.sleep(forTimeInterval: 0.5)
     follow.send(SIGTERM)
     #expect(follow.exitStatus() == 0)
     #expect(follow.lines == ["no newline yet"])

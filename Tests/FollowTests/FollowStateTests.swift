@@ -93,7 +93,7 @@ import Testing
     follow = try FollowProcess(["--state", state, "app.log"], in: scratch.path)
     #expect(follow.waitForNote("following app.log"))
     #expect(follow.waitForLines(1))
-    Thread.sleep(forTimeInterval: 0.3)
+    Thread.sleep(forTimeInterval: 0.5)
     follow.send(SIGTERM)
     #expect(follow.exitStatus() == 0)
     // The second run starts exactly at the recorded position: lines after it may be doubled,
@@ -200,7 +200,7 @@ import Testing
     #expect(follow.waitForNote("following app.log"))
     let fd = open(log, O_WRONLY | O_APPEND)
     _ = Array("half".utf8).withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
-    Thread.sleep(forTimeInterval: 0.3)
+    Thread.sleep(forTimeInterval: 0.5)
     follow.send(SIGTERM)
     #expect(follow.exitStatus() == 0)
     #expect(follow.lines == ["half"])
@@ -209,7 +209,7 @@ import Testing
     close(fd)
     follow = try FollowProcess(["--state", state, "app.log"], in: scratch.path)
     #expect(follow.waitForLines(1))
-    Thread.sleep(forTimeInterval: 0.3)
+    Thread.sleep(forTimeInterval: 0.5)
     follow.send(SIGTERM)
     #expect(follow.exitStatus() == 0)
     #expect(follow.lines == ["whole"])

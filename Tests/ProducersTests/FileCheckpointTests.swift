@@ -9,7 +9,7 @@ import Testing
 
 /// The read position with the bytes before it, on its own: how it moves, and what it says of
 /// a file that grew, shrank or was rewritten.
-@Suite struct FileCheckpointTests {
+@Suite(.checksLiveResources) struct FileCheckpointTests {
   @Test func advancingKeepsTheLastFourKibibytesBeforeThePosition() {
     var checkpoint = FileCheckpoint()
     checkpoint.advance(over: Array("one\ntwo\n".utf8))

@@ -5,7 +5,7 @@ import Testing
 /// The public line splitter on its own: what each line reports besides its text. Its rules
 /// (cuts, CRLF, any chunking) are checked through the lines stream by `LineIntegrityTests`
 /// and against a plain reference split by the fuzz target in `Fuzz/`.
-@Suite struct LineSplitterTests {
+@Suite(.checksLiveResources) struct LineSplitterTests {
   @Test func eachLineSaysHowManyBytesItTookAndHowItEnded() {
     var splitter = LineSplitter(maximumLineLength: 4)
     var lines: [LineSplitter.Line] = []

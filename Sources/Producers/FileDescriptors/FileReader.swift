@@ -68,11 +68,16 @@ final class FileReader<Decoder: ChunkDecoder>: @unchecked Sendable {
       observer.next(value)
       return true
     }
-    if checkpoint.verdict(for: fd) != .holds {
+    // Whether the file no longer holds the bytes read before the position (truncated, or
+    // truncated and written again past it): then reading starts again from the beginning.
+    func startedOver() -> Bool {
+      guard checkpoint.verdict(for: fd) != .holds else { return false }
       checkpoint = FileCheckpoint()
       decoder.reset()
       observer.status(.truncated)
+      return true
     }
+    _ = startedOver()
     var readSomething = false
     let failure = withUnsafeTemporaryAllocation(byteCount: 65_536, alignment: 1) {
       buffer -> Errno? in
@@ -81,6 +86,9 @@ final class FileReader<Decoder: ChunkDecoder>: @unchecked Sendable {
         case .success(0):
           return nil
         case .success(let count):
+          // Checked after the read: a chunk read from a file rewritten since the last read
+          // would be the middle of the new content.
+          if startedOver() { continue }
           let chunk = UnsafeRawBufferPointer(rebasing: buffer[..<count])
           checkpoint.advance(over: chunk)
           readSomething = true

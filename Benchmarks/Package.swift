@@ -5,7 +5,7 @@ import PackageDescription
 
 let package = Package(
   name: "Benchmarks",
-  platforms: [.macOS(.v13)],
+  platforms: [.macOS(.v15)],
   dependencies: [
     .package(name: "IndefiniteObservable", path: ".."),
     .package(
@@ -18,6 +18,7 @@ let package = Package(
       name: "Streams",
       dependencies: [
         .product(name: "IndefiniteObservable", package: "IndefiniteObservable"),
+        .product(name: "Multicast", package: "IndefiniteObservable"),
         .product(name: "Benchmark", package: "benchmark"),
         .product(name: "OpenCombine", package: "OpenCombine"),
         .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The connection between one observer and its stream, returned by `subscribe`.
 ///
 /// ``unsubscribe()`` calls the stream's disconnect exactly once, however often and from however
@@ -13,8 +15,11 @@
 ///   `unsubscribe()` (it returns at once). Whether a given disconnect may run on another thread
 ///   than the one that subscribed is up to its stream; the producers of this package allow it.
 public final class Subscription: @unchecked Sendable {
-  // `disconnect` is read and cleared only under `lock`; it is called after the lock is released.
-  // The lock is one of `SharedLocks`, so that a subscription is a single small allocation.
+  // `@unchecked Sendable`: after `init`, `disconnect` is read and cleared only by the one call of
+  // `unsubscribe()` that wins the exchange of `ended`; no other thread touches it. No lock: a
+  // subscription is a single small allocation.
+  private let ended = Atomic(false)
+  private var disconnect: Disconnect?
 
   /// Creates a subscription that will call `disconnect` on the first ``unsubscribe()``.
   public init(_ disconnect: @escaping () -> Void) {
@@ -29,23 +34,13 @@ public final class Subscription: @unchecked Sendable {
   /// When the stream's source honours its disconnect synchronously, as every source in this
   /// package does, no value reaches the observer after this method returns.
   public func unsubscribe() {
-    let lock = self.lock
-    lock.lock()
-    let disconnect = self.disconnect
-    self.disconnect = nil
-    lock.unlock()
+    guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    let disconnect = self.disconnect.take()
     disconnect?()
   }
 
   /// Whether ``unsubscribe()`` has been called.
   public var isUnsubscribed: Bool {
-    let lock = self.lock
-    lock.lock()
-    defer { lock.unlock() }
-    return disconnect == nil
+    ended.load(ordering: .acquiring)
   }
-
-  private var lock: UnsafeMutablePointer<PlatformLock> { SharedLocks.lock(for: self) }
-
-  private var disconnect: Disconnect?
 }

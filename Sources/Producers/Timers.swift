@@ -20,76 +20,163 @@ import IndefiniteObservable
 ///   had already started may still finish.
 /// - Lifetime: dropping the subscription does not stop the timer (subscriptions are
 ///   attach-and-forget); a one-shot delay releases its timer by itself after it fires.
-/// - Bad input: a zero, negative, NaN, infinite or too long interval, or a negative leeway, is a
-///   ``TimerError`` thrown when the stream is made.
+///
+/// ## Intervals, delays and leeway: one rule for `Duration` and `Double` seconds
+///
+/// 1. A value given in seconds must be finite (``TimerError/notFinite(_:)``).
+/// 2. The sign is judged on the value as given: a repeating interval must be above zero
+///    (``TimerError/notPositive(_:)``, or ``TimerError/notPositiveSeconds(_:)`` for `-0.0`, `0`
+///    and any negative number of seconds); a delay may be zero but not negative
+///    (``TimerError/negativeDelay(_:)``).
+/// 3. The value is then rounded to the nearest nanosecond, Dispatch's resolution, and the
+///    rounded value must lie within the limits: at least ``minimumInterval`` (1 ms) for a
+///    repeating interval (``TimerError/tooShort(_:)``, ``TimerError/tooShortSeconds(_:)``),
+///    and at most ``maximumInterval`` for an interval or a delay (``TimerError/tooLong(_:)``,
+///    ``TimerError/tooLongSeconds(_:)``). A delay has no minimum: one that rounds to zero
+///    fires as soon as the queue runs it.
+/// 4. Leeway must not be negative (``TimerError/negativeLeeway(_:)``). Any larger leeway is
+///    accepted: it only allows Dispatch to fire later, and Dispatch itself never lets a repeating
+///    timer's leeway exceed half its interval. Leeway beyond ``maximumInterval`` is treated as
+///    ``maximumInterval``.
+///
+/// Every error is thrown when the stream is made and quotes the value the caller passed, in the
+/// form it was passed (see ``TimerError``). No `Double` and no `Duration`, even one whose seconds
+/// do not fit in `Int64`, makes `Timers` trap.
 public enum Timers {
+  /// The shortest interval of a repeating timer: one millisecond.
+  ///
+  /// Measured on Linux with a bare Dispatch timer: at 1 ms one delivery per interval costs
+  /// about 3% of a core; at 100 µs, 10,000 deliveries a second cost about 30%; at 10 µs and
+  /// below the timer spins more than a whole core and Dispatch merges most fires, so the
+  /// interval asked for is not the one delivered. An interval finer than this is a busy loop
+  /// or a unit mistake (nanoseconds for milliseconds), and is refused rather than run.
+  public static let minimumInterval: Duration = .milliseconds(1)
+
+  /// The longest interval or delay: 2,000,000,000 seconds (about 63 years).
+  ///
+  /// Dispatch counts a deadline from boot and silently turns one of 2^62 units or more into
+  /// "never" (on Linux the units are nanoseconds: about 146 years), so a longer delay would be a
+  /// timer that never fires. This limit leaves some 80 years of uptime to spare, and its
+  /// seconds still fit in the `Int` of 32-bit platforms, in which Dispatch counts intervals.
+  public static let maximumInterval: Duration = .seconds(2_000_000_000)
+
   /// A stream that ticks every `interval`, first after one `interval`.
   ///
+  /// ```swift
+  /// let heartbeat = try Timers.every(.seconds(5), leeway: .milliseconds(100))
+  /// ```
+  ///
   /// - Parameters:
-  ///   - interval: Time between ticks; must be positive.
-  ///   - leeway: How late Dispatch may fire to save power; zero by default.
+  ///   - interval: Time between ticks: from ``minimumInterval`` to ``maximumInterval``, after
+  ///     rounding to the nanosecond.
+  ///   - leeway: How late Dispatch may fire to save power; zero by default, never negative.
   ///   - queue: Where ticks are delivered; a private serial queue per subscription when nil.
-  /// - Throws: ``TimerError`` for a non-positive or too long interval or a negative leeway.
+  /// - Throws: ``TimerError/notPositive(_:)`` for a zero or negative interval,
+  ///   ``TimerError/tooShort(_:)`` and ``TimerError/tooLong(_:)`` for one outside the limits,
+  ///   ``TimerError/negativeLeeway(_:)`` for a negative leeway; each quotes the value passed.
   public static func every(
     _ interval: Duration,
     leeway: Duration = .zero,
     on queue: DispatchQueue? = nil
   ) throws(TimerError) -> ValueObservable<Tick> {
-    let nanoseconds = try positiveNanoseconds(interval)
-    let leewayNanoseconds = try validLeeway(leeway)
-    return stream(
-      after: nanoseconds, repeating: .nanoseconds(nanoseconds), leeway: leewayNanoseconds,
-      on: queue)
+    guard interval > .zero else { throw .notPositive(interval) }
+    let nanoseconds = roundedNanoseconds(interval)
+    guard nanoseconds <= maximumNanoseconds else { throw .tooLong(interval) }
+    guard nanoseconds >= minimumNanoseconds else { throw .tooShort(interval) }
+    return try repeating(every: nanoseconds, leeway: leeway, on: queue)
   }
 
   /// A stream that ticks every `seconds` seconds; for intervals computed as `Double`.
   ///
-  /// - Throws: ``TimerError/notFinite(_:)`` for NaN or infinity, and the errors of
-  ///   ``every(_:leeway:on:)``.
+  /// The same rule as ``every(_:leeway:on:)``: `seconds` is rounded to the nanosecond and must
+  /// then lie from ``minimumInterval`` (`0.001`) to ``maximumInterval`` (`2e9`).
+  ///
+  /// - Throws: ``TimerError/notFinite(_:)`` for NaN or infinity of either sign,
+  ///   ``TimerError/notPositiveSeconds(_:)`` for zero of either sign or a negative number,
+  ///   ``TimerError/tooShortSeconds(_:)`` and ``TimerError/tooLongSeconds(_:)`` for one outside
+  ///   the limits, each quoting `seconds` as passed; ``TimerError/negativeLeeway(_:)`` for a
+  ///   negative leeway.
   public static func every(
     seconds: Double,
     leeway: Duration = .zero,
     on queue: DispatchQueue? = nil
   ) throws(TimerError) -> ValueObservable<Tick> {
     guard seconds.isFinite else { throw .notFinite(seconds) }
-    guard seconds < 9e9 else { throw .tooLong(.seconds(9e9)) }
-    return try every(.nanoseconds(Int64((seconds * 1e9).rounded())), leeway: leeway, on: queue)
+    guard seconds > 0 else { throw .notPositiveSeconds(seconds) }
+    // Compared in Double first, so that converting to `Duration` cannot overflow.
+    guard seconds <= maximumSeconds + 1 else { throw .tooLongSeconds(seconds) }
+    let nanoseconds = roundedNanoseconds(.seconds(seconds))
+    guard nanoseconds <= maximumNanoseconds else { throw .tooLongSeconds(seconds) }
+    guard nanoseconds >= minimumNanoseconds else { throw .tooShortSeconds(seconds) }
+    return try repeating(every: nanoseconds, leeway: leeway, on: queue)
   }
 
   /// A stream that ticks once, `delay` after each subscription, then releases its timer.
   ///
-  /// A zero delay ticks as soon as the queue runs it.
+  /// A zero delay, or one that rounds to zero nanoseconds, ticks as soon as the queue runs it.
   ///
-  /// - Throws: ``TimerError/notPositive(_:)`` for a negative delay, ``TimerError/tooLong(_:)``
-  ///   for one too long for Dispatch, ``TimerError/negativeLeeway(_:)`` for a negative leeway.
+  /// - Parameters:
+  ///   - delay: Time until the tick: from zero to ``maximumInterval``.
+  ///   - leeway: How late Dispatch may fire to save power; zero by default, never negative.
+  ///   - queue: Where the tick is delivered; a private serial queue per subscription when nil.
+  /// - Throws: ``TimerError/negativeDelay(_:)`` for a negative delay,
+  ///   ``TimerError/tooLong(_:)`` for one longer than ``maximumInterval``,
+  ///   ``TimerError/negativeLeeway(_:)`` for a negative leeway; each quotes the value passed.
   public static func after(
     _ delay: Duration,
     leeway: Duration = .zero,
     on queue: DispatchQueue? = nil
   ) throws(TimerError) -> ValueObservable<Tick> {
-    guard delay >= .zero else { throw .notPositive(delay) }
-    let nanoseconds = delay == .zero ? 0 : try positiveNanoseconds(delay)
-    let leewayNanoseconds = try validLeeway(leeway)
-    return stream(after: nanoseconds, repeating: .never, leeway: leewayNanoseconds, on: queue)
+    guard delay >= .zero else { throw .negativeDelay(delay) }
+    let nanoseconds = roundedNanoseconds(delay)
+    guard nanoseconds <= maximumNanoseconds else { throw .tooLong(delay) }
+    return stream(
+      after: nanoseconds, repeating: .never, leeway: try leewayNanoseconds(leeway), on: queue)
   }
 
-  private static func positiveNanoseconds(_ duration: Duration) throws(TimerError) -> Int {
-    guard duration > .zero else { throw .notPositive(duration) }
+  private static let minimumNanoseconds = roundedNanoseconds(minimumInterval)
+  private static let maximumNanoseconds = roundedNanoseconds(maximumInterval)
+  private static let maximumSeconds = Double(maximumInterval.components.seconds)
+
+  /// A repeating stream of an interval already checked, in nanoseconds.
+  private static func repeating(
+    every nanoseconds: Int64, leeway: Duration, on queue: DispatchQueue?
+  ) throws(TimerError) -> ValueObservable<Tick> {
+    stream(
+      after: nanoseconds, repeating: dispatchInterval(nanoseconds),
+      leeway: try leewayNanoseconds(leeway), on: queue)
+  }
+
+  /// `duration`, not negative, rounded to the nearest nanosecond (halves up); `Int64.max` when
+  /// it is too long to count in nanoseconds, which is past every limit.
+  private static func roundedNanoseconds(_ duration: Duration) -> Int64 {
+    // Compared before `components`, which traps on a duration past `Int64` seconds.
+    guard duration < .seconds(Int64.max / 1_000_000_000) else { return .max }
     let (seconds, attoseconds) = duration.components
-    guard seconds < Int64(Int.max / 1_000_000_000) - 1 else { throw .tooLong(duration) }
-    return Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+    return seconds * 1_000_000_000 + (attoseconds + 500_000_000) / 1_000_000_000
   }
 
-  private static func validLeeway(_ leeway: Duration) throws(TimerError) -> Int {
+  /// The leeway in nanoseconds, at most ``maximumInterval``'s.
+  private static func leewayNanoseconds(_ leeway: Duration) throws(TimerError) -> Int64 {
     guard leeway >= .zero else { throw .negativeLeeway(leeway) }
-    return leeway == .zero ? 0 : try positiveNanoseconds(leeway)
+    return min(roundedNanoseconds(leeway), maximumNanoseconds)
+  }
+
+  /// `nanoseconds`, at most ``maximumInterval``'s, as a Dispatch interval: in nanoseconds where
+  /// `Int` can count them (always on 64-bit platforms); on 32-bit ones, in the finest unit it
+  /// can, which loses less than a second and only past 24 days.
+  private static func dispatchInterval(_ nanoseconds: Int64) -> DispatchTimeInterval {
+    if let count = Int(exactly: nanoseconds) { return .nanoseconds(count) }
+    if let count = Int(exactly: nanoseconds / 1_000) { return .microseconds(count) }
+    if let count = Int(exactly: nanoseconds / 1_000_000) { return .milliseconds(count) }
+    return .seconds(Int(clamping: nanoseconds / 1_000_000_000))
   }
 
   /// A stream whose every subscription starts a timer that first fires after `nanoseconds`.
   private static func stream(
-    after nanoseconds: Int,
+    after nanoseconds: Int64,
     repeating interval: DispatchTimeInterval,
-    leeway: Int,
+    leeway: Int64,
     on queue: DispatchQueue?
   ) -> ValueObservable<Tick> {
     ValueObservable { observer in
@@ -100,8 +187,8 @@ public enum Timers {
       timer.setEventHandler(handler: handler.fire)
       timer.setCancelHandler(handler: handler.release)
       timer.schedule(
-        deadline: .now() + .nanoseconds(nanoseconds), repeating: interval,
-        leeway: .nanoseconds(leeway))
+        deadline: .now() + dispatchInterval(nanoseconds), repeating: interval,
+        leeway: dispatchInterval(leeway))
       timer.activate()
       return handler.cancel
     }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import IndefiniteObservable
+import Multicast
 import Producers
 
 /// The built-in demo, run when `follow` is given no file: a writer appends numbered lines to a

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import IndefiniteObservable
+import Multicast
 import Producers
 
 /// One path given to `follow`, across rotations: the file at the path now (`current`), and the

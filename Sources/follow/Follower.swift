@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import IndefiniteObservable
+import Multicast
 import Producers
 
 /// The whole of `follow`: a ``FollowedPath`` per file (a ``FileTail`` for standard input), a

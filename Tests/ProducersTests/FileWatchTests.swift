@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import IndefiniteObservable
+import Multicast
 import Producers
 import TestSupport
 import Testing
@@ -117,5 +118,74 @@ import Testing
     }
     // Other tests open descriptors in parallel: allow for them, but not for 100 watches.
     #expect(eventually { openDescriptorCount() < before + 20 })
+  }
+
+  @Test func watchesMadeAndDroppedBackToBackNeverRunOutOfInotifyInstances() throws {
+    // The system allows 128 inotify instances per user by default; a watch whose instance is
+    // closed later, on a queue, lets them pile up when watches come and go quickly.
+    let directory = TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("app.log")
+    append("x\n", to: path)
+    for index in 0..<400 {
+      do {
+        let subscription = try FileWatch.changes(at: path).subscribe { _ in }
+        subscription.unsubscribe()
+      } catch {
+        Issue.record("watch \(index) failed: \(error)")
+        return
+      }
+    }
+  }
+
+  @Test func aSubscriberReleasedByUnsubscribeMayEndAnotherSubscriptionOfTheSameWatch() throws {
+    let directory = TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("app.log")
+    append("x\n", to: path)
+    let changes = try FileWatch.changes(at: path)
+    // A model object that owns a bag, and is captured by its own subscriber: unsubscribing
+    // releases the closure, the model's deinit ends the bag, and the bag unsubscribes another
+    // subscription of the same watch.
+    final class Model {
+      let bag = SubscriptionBag()
+    }
+    var model: Model? = Model()
+    model!.bag.insert(changes.subscribe { _ in })
+    let own = changes.subscribe { [model] _ in _ = model }
+    model = nil
+    let finished = DispatchSemaphore(value: 0)
+    let unsubscribing = Thread {
+      own.unsubscribe()
+      finished.signal()
+    }
+    unsubscribing.start()
+    #expect(finished.wait(timeout: .now() + 10) == .success, "unsubscribe() never returned")
+  }
+
+  @Test func aDescriptorWatchNeverLooksAtAnotherFileThatReusedTheNumber() throws {
+    let directory = TemporaryDirectory()
+    defer { directory.remove() }
+    let watched = directory.file("watched")
+    let other = directory.file("other")
+    append("x\n", to: watched)
+    append("y\n", to: other)
+    let fd = open(watched, O_RDONLY)
+    let changes = Recorder<FileChange>()
+    let subscription = try FileWatch.changes(of: fd).subscribe(changes.record)
+    // The caller closes its descriptor; the number now names another file, which is deleted
+    // while still open (no links left).
+    let reopened = open(other, O_RDONLY)
+    close(fd)
+    dup2(reopened, fd)
+    close(reopened)
+    defer { close(fd) }
+    unlink(other)
+    // A change of the watched file's attributes must not be read as the other file's deletion.
+    chmod(watched, 0o600)
+    #expect(changes.wait { $0.contains(.attributes) })
+    Thread.sleep(forTimeInterval: 0.1)
+    #expect(!changes.values.contains(.deleted), "\(changes.values)")
+    subscription.unsubscribe()
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import IndefiniteObservable
+import Multicast
 import Producers
 import TestSupport
 import Testing

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import IndefiniteObservable
+import Multicast
 import Producers
 import TestSupport
 import Testing

@@ -1,5 +1,6 @@
 import Dispatch
 import IndefiniteObservable
+import Multicast
 import Observation
 import Producers
 import TestSupport
@@ -137,6 +138,24 @@ private final class Confined: @unchecked Sendable {
     model.run { $0.score = 6 }
     model.drain()
     #expect(seen.values == [0, 5, 6])
+  }
+
+  @Test func aDroppedSubscriptionIsReleasedWithItsObject() {
+    let queue = DispatchQueue(label: "ObservedTests.dropped")
+    final class Captured: Sendable {}
+    weak var weakCaptured: Captured?
+    weak var weakPlayer: Player?
+    queue.sync {
+      let player = Player()
+      weakPlayer = player
+      let captured = Captured()
+      weakCaptured = captured
+      // Attach and forget: the subscription is dropped, not ended.
+      _ = Observed.values(\.score, of: player, on: queue).subscribe { _ in _ = captured }
+    }
+    queue.sync {}
+    #expect(weakPlayer == nil)
+    #expect(weakCaptured == nil, "the subscriber's closure outlived its object")
   }
 
   @Test func aSubscriptionDoesNotKeepTheObjectAlive() {

@@ -1,8 +1,29 @@
 import Dispatch
 import IndefiniteObservable
+import Multicast
 import Producers
 import TestSupport
 import Testing
+
+/// One attosecond: the finest `Duration`.
+private let attosecond = Duration(secondsComponent: 0, attosecondsComponent: 1)
+
+/// Minus one attosecond.
+private let minusAttosecond = Duration(secondsComponent: 0, attosecondsComponent: -1)
+
+/// A duration whose seconds do not fit in `Int64`: `Duration` holds it, but its `components`
+/// trap.
+private let beyondInt64Seconds = Duration.seconds(Int64.max) + .seconds(Int64.max)
+
+/// The description of the error `body` throws, or "" when it throws none.
+private func describedError(_ body: () throws -> Void) -> String {
+  do {
+    try body()
+    return ""
+  } catch {
+    return String(describing: error)
+  }
+}
 
 /// Collects ticks delivered on a timer's queue and lets a test wait for them.
 private final class TickRecorder: @unchecked Sendable {
@@ -106,23 +127,167 @@ private final class TickRecorder: @unchecked Sendable {
   @Test(arguments: [
     (Duration.zero, TimerError.notPositive(.zero)),
     (.milliseconds(-1), .notPositive(.milliseconds(-1))),
+    (.nanoseconds(Int64.min), .notPositive(.nanoseconds(Int64.min))),
+    (attosecond, .tooShort(attosecond)),
+    (.nanoseconds(1), .tooShort(.nanoseconds(1))),
+    (.nanoseconds(999_999), .tooShort(.nanoseconds(999_999))),
+    (Timers.maximumInterval + .nanoseconds(1), .tooLong(Timers.maximumInterval + .nanoseconds(1))),
     (.seconds(Int64.max), .tooLong(.seconds(Int64.max))),
+    (beyondInt64Seconds, .tooLong(beyondInt64Seconds)),
+    (.seconds(1e20), .tooLong(.seconds(1e20))),
+    (.zero - beyondInt64Seconds, .notPositive(.zero - beyondInt64Seconds)),
   ])
   func badIntervalsThrowWhenTheStreamIsMade(interval: Duration, error: TimerError) {
     #expect(throws: error) { try Timers.every(interval) }
   }
 
-  @Test func nonFiniteSecondsThrow() {
-    #expect(throws: TimerError.notFinite(.infinity)) { try Timers.every(seconds: .infinity) }
-    #expect(throws: TimerError.self) { try Timers.every(seconds: .nan) }
-    #expect(throws: TimerError.notPositive(.zero)) { try Timers.every(seconds: 0) }
+  @Test(arguments: [
+    (-1e10, TimerError.notPositiveSeconds(-1e10)),
+    (-0.0, .notPositiveSeconds(-0.0)),
+    (0, .notPositiveSeconds(0)),
+    (Double.leastNonzeroMagnitude, .tooShortSeconds(.leastNonzeroMagnitude)),
+    (4e-10, .tooShortSeconds(4e-10)),
+    (1e-9, .tooShortSeconds(1e-9)),
+    // 999,999.4 ns: rounds to 999,999 ns, one short of the minimum.
+    (0.000_999_999_4, .tooShortSeconds(0.000_999_999_4)),
+    (2e9.nextUp, .tooLongSeconds(2e9.nextUp)),
+    (1e10, .tooLongSeconds(1e10)),
+    (1e300, .tooLongSeconds(1e300)),
+    (Double.infinity, .notFinite(.infinity)),
+    (-Double.infinity, .notFinite(-.infinity)),
+  ])
+  func badSecondsThrowTheValuePassed(seconds: Double, error: TimerError) {
+    #expect(throws: error) { try Timers.every(seconds: seconds) }
   }
 
-  @Test func negativeDelayAndLeewayThrow() {
-    #expect(throws: TimerError.notPositive(.seconds(-1))) { try Timers.after(.seconds(-1)) }
-    #expect(throws: TimerError.negativeLeeway(.seconds(-1))) {
-      try Timers.every(.seconds(1), leeway: .seconds(-1))
+  @Test func notANumberOfSecondsThrowsNotFinite() {
+    #expect {
+      try Timers.every(seconds: .nan)
+    } throws: { error in
+      guard case .notFinite(let seconds) = error as? TimerError else { return false }
+      return seconds.isNaN
     }
+  }
+
+  @Test(arguments: [
+    (minusAttosecond, TimerError.negativeDelay(minusAttosecond)),
+    (.seconds(-1), .negativeDelay(.seconds(-1))),
+    (.nanoseconds(Int64.min), .negativeDelay(.nanoseconds(Int64.min))),
+    (Timers.maximumInterval + .nanoseconds(1), .tooLong(Timers.maximumInterval + .nanoseconds(1))),
+    (.seconds(Int64.max), .tooLong(.seconds(Int64.max))),
+    (beyondInt64Seconds, .tooLong(beyondInt64Seconds)),
+    (.zero - beyondInt64Seconds, .negativeDelay(.zero - beyondInt64Seconds)),
+  ])
+  func badDelaysThrowWhenTheStreamIsMade(delay: Duration, error: TimerError) {
+    #expect(throws: error) { try Timers.after(delay) }
+  }
+
+  @Test(arguments: [
+    Duration.nanoseconds(-1), minusAttosecond, .nanoseconds(Int64.min), .zero - beyondInt64Seconds,
+  ])
+  func negativeLeewayThrowsInEveryForm(leeway: Duration) {
+    #expect(throws: TimerError.negativeLeeway(leeway)) {
+      try Timers.every(.seconds(1), leeway: leeway)
+    }
+    #expect(throws: TimerError.negativeLeeway(leeway)) {
+      try Timers.every(seconds: 1, leeway: leeway)
+    }
+    #expect(throws: TimerError.negativeLeeway(leeway)) { try Timers.after(.zero, leeway: leeway) }
+  }
+
+  @Test func everyErrorQuotesTheValuePassed() {
+    let seconds: [(Double, String)] = [
+      (-1e10, "not -10000000000.0 seconds"),
+      (-0.0, "not -0.0 seconds"),
+      (4e-10, "not 4e-10 seconds"),
+      (Double.leastNonzeroMagnitude, "not 5e-324 seconds"),
+      (2e9.nextUp, "not 2000000000.0000002 seconds"),
+      (1e10, "not 10000000000.0 seconds"),
+      (1e300, "not 1e+300 seconds"),
+      (.nan, "not nan"),
+      (-.infinity, "not -inf"),
+    ]
+    for (value, quote) in seconds {
+      #expect(describedError { _ = try Timers.every(seconds: value) }.hasSuffix(quote), "\(value)")
+    }
+    let durations: [(Duration, String)] = [
+      (.zero, "not 0.0 seconds"),
+      (.nanoseconds(Int64.min), "not -9223372036.854775808 seconds"),
+      (attosecond, "not 0.000000000000000001 seconds"),
+      (.nanoseconds(999_999), "not 0.000999999 seconds"),
+      (Timers.maximumInterval + .nanoseconds(1), "not 2000000000.000000001 seconds"),
+      (.seconds(Int64.max), "not 9223372036854775807.0 seconds"),
+      // Past Int64 seconds, `Duration`'s own description: 2 × (2^63 - 1) seconds.
+      (beyondInt64Seconds, "not 1.8446744073709552e+19 seconds"),
+      (.zero - beyondInt64Seconds, "not -1.8446744073709552e+19 seconds"),
+    ]
+    for (value, quote) in durations {
+      #expect(describedError { _ = try Timers.every(value) }.hasSuffix(quote), "\(value)")
+    }
+    #expect(
+      describedError { _ = try Timers.after(minusAttosecond) }.hasSuffix(
+        "not -0.000000000000000001 seconds"))
+    #expect(
+      describedError { _ = try Timers.every(.seconds(1), leeway: .milliseconds(-1)) }
+        .hasSuffix("not -0.001 seconds"))
+  }
+
+  @Test func theLimitsThemselvesAreAcceptedInBothForms() throws {
+    // The longest interval is a real Dispatch deadline, not "never" (`distantFuture`).
+    let now = DispatchTime.now()
+    let deadline = now + .nanoseconds(2_000_000_000_000_000_000)
+    #expect(deadline != .distantFuture)
+    #expect(deadline.uptimeNanoseconds - now.uptimeNanoseconds == 2_000_000_000_000_000_000)
+    let longest: [ValueObservable<Tick>] = [
+      try Timers.every(Timers.maximumInterval),
+      try Timers.every(seconds: 2e9),
+      try Timers.after(Timers.maximumInterval),
+    ]
+    for stream in longest {
+      stream.subscribe { _ in Issue.record("a longest timer ticked") }.unsubscribe()
+    }
+    // 999,999.5 ns rounds up to the minimum.
+    for stream in [
+      try Timers.every(Timers.minimumInterval), try Timers.every(seconds: 0.001),
+      try Timers.every(seconds: 0.000_999_999_5),
+    ] {
+      let recorder = TickRecorder()
+      let subscription = stream.subscribe(recorder.record)
+      #expect(recorder.waitForTicks(2))
+      subscription.unsubscribe()
+    }
+  }
+
+  @Test func aZeroOrSubNanosecondDelayFiresAtOnce() throws {
+    for delay in [Duration.zero, attosecond] {
+      let recorder = TickRecorder()
+      try Timers.after(delay).subscribe(recorder.record)
+      #expect(recorder.waitForTicks(1))
+    }
+  }
+
+  @Test func theShortestRepeatingTimerIsNotABusyLoop() throws {
+    let recorder = TickRecorder()
+    let subscription = try Timers.every(Timers.minimumInterval).subscribe(recorder.record)
+    _ = DispatchSemaphore(value: 0).wait(timeout: .now() + .milliseconds(200))
+    subscription.unsubscribe()
+    // At most one fire per millisecond, with room for a late start of the wait.
+    #expect(recorder.ticks.count <= 250)
+    #expect((recorder.ticks.last?.index ?? 0) <= 250)
+  }
+
+  @Test func aHugeLeewayIsAcceptedAndTheTimerStillTicks() throws {
+    let repeating = TickRecorder()
+    let subscription = try Timers.every(.milliseconds(5), leeway: .seconds(Int64.max))
+      .subscribe(repeating.record)
+    #expect(repeating.waitForTicks(2))
+    subscription.unsubscribe()
+    let once = TickRecorder()
+    try Timers.after(.milliseconds(1), leeway: .seconds(Int64.max)).subscribe(once.record)
+    #expect(once.waitForTicks(1))
+    let beyond = TickRecorder()
+    try Timers.after(.milliseconds(1), leeway: beyondInt64Seconds).subscribe(beyond.record)
+    #expect(beyond.waitForTicks(1))
   }
 
   @MainActor

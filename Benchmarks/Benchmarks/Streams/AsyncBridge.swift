@@ -1,6 +1,7 @@
 import AsyncAlgorithms
 import Benchmark
 import IndefiniteObservable
+import Multicast
 
 /// Scenario 5: values reaching a task through an AsyncSequence. One sample is 1,000 values.
 func asyncBridgeBenchmarks() {

@@ -2,6 +2,7 @@ import Benchmark
 import Dispatch
 import Foundation
 import IndefiniteObservable
+import Multicast
 import OpenCombine
 
 /// How many subscribers the contended source has, and how many sends one operation makes.

@@ -1,6 +1,7 @@
 import Benchmark
 import Foundation
 import IndefiniteObservable
+import Multicast
 import OpenCombine
 
 /// How many subscribers a fan-out send reaches.

@@ -1,6 +1,4 @@
-#if DEBUG
-  import CIndefiniteObservableAtomics
-#endif
+import Synchronization
 
 /// Debug-only counts of the resources this package holds on behalf of its users: subscriptions,
 /// the subscribers that sources keep, Dispatch sources, file descriptors and signal handlers.
@@ -71,7 +69,7 @@ package enum LiveResources {
     var counts: [Kind: Int] = [:]
     for kind in Kind.allCases {
       #if DEBUG
-        counts[kind] = cio_atomic_load_acquire(words + kind.rawValue)
+        counts[kind] = withCounter(kind) { $0.load(ordering: .acquiring) }
       #else
         counts[kind] = 0
       #endif
@@ -80,16 +78,28 @@ package enum LiveResources {
   }
 
   #if DEBUG
-    /// One word per kind, updated atomically from any thread; allocated once, never freed.
-    private nonisolated(unsafe) static let words: UnsafeMutablePointer<Int> = {
-      let words = UnsafeMutablePointer<Int>.allocate(capacity: Kind.allCases.count)
-      words.initialize(repeating: 0, count: Kind.allCases.count)
-      return words
-    }()
+    // One counter per kind, updated atomically from any thread.
+    private static let subscriptions = Atomic(0)
+    private static let multicastSubscribers = Atomic(0)
+    private static let producerObservers = Atomic(0)
+    private static let dispatchSources = Atomic(0)
+    private static let descriptors = Atomic(0)
+    private static let signalHandlers = Atomic(0)
+
+    private static func withCounter<R>(_ kind: Kind, _ body: (borrowing Atomic<Int>) -> R) -> R {
+      switch kind {
+      case .subscriptions: body(subscriptions)
+      case .multicastSubscribers: body(multicastSubscribers)
+      case .producerObservers: body(producerObservers)
+      case .dispatchSources: body(dispatchSources)
+      case .descriptors: body(descriptors)
+      case .signalHandlers: body(signalHandlers)
+      }
+    }
 
     @usableFromInline
     static func add(_ delta: Int, to kind: Kind) {
-      _ = cio_atomic_fetch_sub(words + kind.rawValue, -delta)
+      _ = withCounter(kind) { $0.add(delta, ordering: .acquiringAndReleasing) }
     }
   #endif
 }

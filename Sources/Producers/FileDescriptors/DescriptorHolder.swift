@@ -1,5 +1,14 @@
 import Dispatch
 import IndefiniteObservable
+import Multicast
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
 
 /// The descriptor a stream was made with, shared by the stream's subscriptions.
 ///
@@ -12,13 +21,11 @@ import IndefiniteObservable
 /// subscription disconnects, or when the stream goes away without ever being subscribed; a
 /// subscription made after that is refused with ``FileDescriptorError/closedByStream(_:)``.
 ///
-/// `@unchecked Sendable`: `active` and `closed` are read and written only under `lock`.
-final class DescriptorHolder: @unchecked Sendable {
+final class DescriptorHolder: Sendable {
   let fd: Int32
   let ownership: DescriptorOwnership
-  private let lock = Lock()
-  private var active = 0
-  private var closed = false
+  // How many subscriptions use the descriptor, and whether the holder closed it.
+  private let state = LockedState((active: 0, closed: false))
 
   init(fd: Int32, ownership: DescriptorOwnership) {
     self.fd = fd
@@ -27,18 +34,18 @@ final class DescriptorHolder: @unchecked Sendable {
   }
 
   deinit {
-    if ownership == .streamCloses && !closed { close() }
+    if ownership == .streamCloses && !state.withLock({ $0.closed }) { close() }
   }
 
   /// Starts one subscription's use: a close-on-exec duplicate of the descriptor, which the
   /// subscription owns, or why there is none. Each success must be matched by ``endUse()``.
   func acquire() -> Result<Int32, FileDescriptorError> {
-    lock.withLock {
-      if closed { return .failure(.closedByStream(fd)) }
+    state.withLock { state in
+      if state.closed { return .failure(.closedByStream(fd)) }
       switch System.duplicate(fd) {
       case .success(let duplicate):
         LiveResources.opened(.descriptors)
-        active += 1
+        state.active += 1
         return .success(duplicate)
       case .failure(let errno) where errno.rawValue == EBADF:
         return .failure(.notOpen(fd))
@@ -50,10 +57,10 @@ final class DescriptorHolder: @unchecked Sendable {
 
   /// Ends one subscription's use; closes an owned descriptor when it was the last.
   func endUse() {
-    let close = lock.withLock {
-      active -= 1
-      guard active == 0, ownership == .streamCloses else { return false }
-      closed = true
+    let close = state.withLock { state in
+      state.active -= 1
+      guard state.active == 0, ownership == .streamCloses else { return false }
+      state.closed = true
       return true
     }
     if close { self.close() }
@@ -65,30 +72,3 @@ final class DescriptorHolder: @unchecked Sendable {
     LiveResources.closed(.descriptors)
   }
 }
-
-/// A flag that a disconnect sets from any thread and a reader checks before each delivery, so
-/// that nothing is delivered after `unsubscribe()` returned on the delivery queue.
-///
-/// `@unchecked Sendable`: `value` is read and written only under `lock`.
-final class CancellationFlag: @unchecked Sendable {
-  private let lock = Lock()
-  private var value = false
-
-  var isCancelled: Bool { lock.withLock { value } }
-
-  /// Sets the flag; true only for the first call.
-  func cancel() -> Bool {
-    lock.withLock {
-      defer { value = true }
-      return !value
-    }
-  }
-}
-
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif

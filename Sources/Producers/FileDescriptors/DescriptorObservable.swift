@@ -3,9 +3,9 @@ import IndefiniteObservable
 /// A stream read from a file descriptor: values on `next`, and end of file, truncation and
 /// failure on `status`. Made by ``FileDescriptors``.
 ///
-/// It is an ``IndefiniteObservable`` with a two-channel observer, a small example of the generic
+/// It is an `IndefiniteObservable` with a two-channel observer, a small example of the generic
 /// core: the stream never completes, yet its subscriber learns that the data ended.
-/// ``values`` drops the status channel, to compose with the operators of ``ValueObservable``.
+/// ``values`` drops the status channel, to compose with the operators of `ValueObservable`.
 ///
 /// - Threading: both channels are delivered on the stream's delivery queue, one call at a time
 ///   and in order; subscribe and unsubscribe from any thread.
@@ -13,7 +13,7 @@ public final class DescriptorObservable<Value>: IndefiniteObservable<DescriptorO
   /// Subscribes the two channels and returns the subscription.
   ///
   /// Dropping the subscription does not unsubscribe, and the descriptor stays watched until you
-  /// call ``Subscription/unsubscribe()``.
+  /// call its `unsubscribe()`.
   @discardableResult
   public func subscribe(
     next: @escaping (Value) -> Void,
@@ -22,7 +22,7 @@ public final class DescriptorObservable<Value>: IndefiniteObservable<DescriptorO
     subscribe(observer: DescriptorObserver(next: next, status: status))
   }
 
-  /// The values alone, as a ``ValueObservable``; each of its subscriptions subscribes this
+  /// The values alone, as a `ValueObservable`; each of its subscriptions subscribes this
   /// stream and ignores the status channel.
   public var values: ValueObservable<Value> {
     ValueObservable { observer in

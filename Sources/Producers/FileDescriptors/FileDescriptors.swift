@@ -194,7 +194,7 @@ public enum FileDescriptors {
       case .success(let fd):
         let watcher = ReadinessWatcher(
           holder: holder, fd: fd, queue: delivery, events: events, makeSource: makeSource,
-          next: observer.next)
+          observer: observer)
         return watcher.disconnect
       case .failure(let failure):
         return report(failure, to: observer, on: delivery)

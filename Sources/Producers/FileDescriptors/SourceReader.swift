@@ -12,19 +12,13 @@ import IndefiniteObservable
 /// Reads a pipe, socket, terminal or other pollable descriptor for one subscription, with a
 /// Dispatch read source, until end of file, failure or disconnect.
 ///
-/// `@unchecked Sendable`: `decoder`, `observer` and `source` are used only by `readAvailable`
-/// and `release`, which Dispatch runs on the source's serial delivery queue one at a time;
-/// `disconnect` touches only the immutable `cancelSource` and the thread-safe `holder` and
-/// `cancellation`.
-final class SourceReader<Decoder: ChunkDecoder>: @unchecked Sendable {
-  private let holder: DescriptorHolder
-  private let fd: Int32
-  private let queue: DispatchQueue
+/// `decoder` and `source` are used only on the delivery queue (see ``DescriptorReader``).
+final class SourceReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>,
+  @unchecked Sendable
+{
   private var decoder: Decoder
-  private var observer: DescriptorObserver<Decoder.Value>?
   private var source: DispatchSourceRead?
   private let cancelSource: DispatchSourceRead
-  private let cancellation = CancellationFlag()
 
   /// Starts reading `fd`, a duplicate acquired from `holder`, which the reader now owns.
   init(
@@ -34,37 +28,27 @@ final class SourceReader<Decoder: ChunkDecoder>: @unchecked Sendable {
     observer: DescriptorObserver<Decoder.Value>,
     queue: DispatchQueue
   ) {
-    self.holder = holder
-    self.fd = fd
-    self.queue = queue
     self.decoder = decoder
-    self.observer = observer
     let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
     self.source = source
     self.cancelSource = source
+    super.init(holder: holder, fd: fd, queue: queue, observer: observer)
     // No registration handler: with one set, libdispatch's epoll loop on Linux crashed
     // (`_dispatch_event_loop_drain`) in about 1 run in 100 of a program reading a few pipes.
     source.setEventHandler(handler: readAvailable)
     source.setCancelHandler(handler: release)
     source.activate()
-    LiveResources.opened(.producerObservers)
     LiveResources.opened(.dispatchSources)
   }
-
-  deinit { LiveResources.closed(.producerObservers) }
 
   /// Runs when the descriptor is readable, on the delivery queue: reads and delivers until the
   /// descriptor has nothing more for now. Dispatch on Linux signals new data only once, so a
   /// handler that left bytes behind would never be called for them.
   @Sendable private func readAvailable() {
-    guard let source, let observer else { return }
-    let emit = { (value: Decoder.Value) -> Bool in
-      guard !self.cancellation.isCancelled else { return false }
-      observer.next(value)
-      return true
-    }
+    guard let source else { return }
+    let emit = { (value: Decoder.Value) -> Bool in self.deliver(value) }
     var reads = 0
-    while !cancellation.isCancelled {
+    while !isCancelled {
       let result = withUnsafeTemporaryAllocation(byteCount: 65_536, alignment: 1) { buffer in
         System.read(fd, into: buffer).map { count in
           let chunk = UnsafeRawBufferPointer(rebasing: buffer[..<count])
@@ -75,7 +59,7 @@ final class SourceReader<Decoder: ChunkDecoder>: @unchecked Sendable {
       switch result {
       case .success(0):
         decoder.flush(emit: emit)
-        if !cancellation.isCancelled { observer.status(.endOfFile) }
+        report(.endOfFile)
         source.cancel()
         return
       case .success:
@@ -83,7 +67,7 @@ final class SourceReader<Decoder: ChunkDecoder>: @unchecked Sendable {
       case .failure(let errno) where errno.rawValue == EAGAIN || errno.rawValue == EWOULDBLOCK:
         return
       case .failure(let errno):
-        if !cancellation.isCancelled { observer.status(.failed(.readFailed(holder.fd, errno))) }
+        report(.failed(.readFailed(holder.fd, errno)))
         source.cancel()
         return
       }
@@ -96,20 +80,15 @@ final class SourceReader<Decoder: ChunkDecoder>: @unchecked Sendable {
     }
   }
 
-  /// Runs once after the source was cancelled, on the delivery queue: drops the observer and
-  /// closes the duplicate, now that Dispatch no longer watches it.
-  @Sendable private func release() {
-    observer = nil
+  /// Runs once after the source was cancelled, on the delivery queue: Dispatch no longer
+  /// watches the duplicate, so it can be closed.
+  @Sendable override func release() {
     source = nil
-    System.close(fd)
-    LiveResources.closed(.descriptors)
+    super.release()
     LiveResources.closed(.dispatchSources)
   }
 
-  /// The subscription's disconnect: stops delivery at once and cancels the source.
-  func disconnect() {
-    guard cancellation.cancel() else { return }
-    holder.endUse()
+  override func stop() {
     cancelSource.cancel()
   }
 }

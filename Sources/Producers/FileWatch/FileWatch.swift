@@ -1,5 +1,6 @@
 import Dispatch
 import IndefiniteObservable
+import Multicast
 
 /// Streams of changes to a file: at a path, or of an open descriptor. inotify on Linux, kqueue
 /// on Apple platforms.
@@ -58,10 +59,23 @@ public enum FileWatch {
     DispatchQueue(label: "IndefiniteObservable.FileWatch")
   }
 
+  /// The emitter through which a watch's changes fan out to its subscriptions, on the watch's
+  /// serial queue; a watch may have any number of subscribers.
+  static func makeFanOut() -> Emitter<FileChange> {
+    let changes = Emitter<FileChange>()
+    changes.maxSubscribers = .max
+    return changes
+  }
+
+  /// The stream of a watch: each subscription is a subscription to the watch's emitter, and
+  /// keeps the watch alive until it ends.
   private static func stream(_ watcher: FileWatcher) -> ValueObservable<FileChange> {
     ValueObservable { observer in
-      let token = watcher.observers.add(observer.next)
-      return { watcher.observers.remove(token) }
+      let subscription = watcher.changes.subscribe(observer.next)
+      return {
+        subscription.unsubscribe()
+        withExtendedLifetime(watcher) {}
+      }
     }
   }
 }

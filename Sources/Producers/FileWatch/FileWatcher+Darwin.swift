@@ -2,6 +2,7 @@
   import Darwin
   import Dispatch
   import IndefiniteObservable
+  import Multicast
 
   /// The system watch behind a ``FileWatch`` stream, on Apple platforms: kqueue, through
   /// Dispatch file-system sources on event-only descriptors (`O_EVTONLY`).
@@ -10,11 +11,12 @@
   /// what happens to the file, the directory's says when the name may point at another file,
   /// which is then compared with the file being watched by device and inode.
   ///
-  /// `@unchecked Sendable`: `observers` is thread-safe; `fileSource` and `identity` are used
+  /// `@unchecked Sendable`: `changes` is thread-safe; `fileSource` and `identity` are used
   /// only by the sources' handlers, which run on the serial queue `queue`; the other stored
   /// properties are immutable.
   final class FileWatcher: @unchecked Sendable {
-    let observers = ObserverList<FileChange>()
+    /// Where the watch's changes fan out to the stream's subscriptions.
+    let changes = FileWatch.makeFanOut()
     private let queue: DispatchQueue
     private let path: String
     private var fileSource: DispatchSourceFileSystemObject?
@@ -79,14 +81,14 @@
     }
 
     private func fileChanged(_ events: DispatchSource.FileSystemEvent) {
-      if !events.isDisjoint(with: [.write, .extend]) { observers.send(.modified) }
-      if !events.isDisjoint(with: [.attrib, .link]) { observers.send(.attributes) }
+      if !events.isDisjoint(with: [.write, .extend]) { changes.send(.modified) }
+      if !events.isDisjoint(with: [.attrib, .link]) { changes.send(.attributes) }
       if events.contains(.rename) {
-        observers.send(.renamed)
+        changes.send(.renamed)
         if !path.isEmpty { unwatchFile() }
       }
       if events.contains(.delete) {
-        observers.send(.deleted)
+        changes.send(.deleted)
         if !path.isEmpty { unwatchFile() }
       }
     }
@@ -96,7 +98,7 @@
       var info = stat()
       guard stat(path, &info) == 0 else {
         if identity != nil {
-          observers.send(.deleted)
+          changes.send(.deleted)
           unwatchFile()
         }
         return
@@ -108,7 +110,7 @@
       let fd = open(path, O_EVTONLY | O_CLOEXEC)
       guard fd >= 0 else { return }
       watchFile(fd)
-      observers.send(replacing ? .replaced : .created)
+      changes.send(replacing ? .replaced : .created)
     }
 
     private static func directory(of path: String) -> String {

@@ -1,6 +1,7 @@
 #if os(Linux) || os(Android)
   import Dispatch
   import IndefiniteObservable
+  import Multicast
 
   #if canImport(Glibc)
     import Glibc
@@ -8,14 +9,18 @@
     import Musl
   #endif
 
-  /// The system watch behind a ``FileWatch`` stream, on Linux: an inotify instance, read with
-  /// the bytes stream of ``FileDescriptors``.
+  /// The system watch behind a ``FileWatch`` stream, on Linux: watches in the process's one
+  /// inotify instance (see ``Inotify``), whose events are translated on the watch's own serial
+  /// queue and fan out to the stream's subscriptions through an `Emitter`.
   ///
-  /// `@unchecked Sendable`: `observers` is thread-safe; `reading` and `translator` are
-  /// immutable references (the translator's own state is used only on the delivery queue).
-  final class FileWatcher: @unchecked Sendable {
-    let observers = ObserverList<FileChange>()
-    private let reading: Subscription
+  /// Everything is released synchronously when the watcher is: its subscription to the
+  /// instance's events, its inotify watches, and (for a descriptor watch) its duplicate of the
+  /// caller's descriptor. So watches can be made and dropped back to back without limit.
+  final class FileWatcher: Sendable {
+    /// Where the watch's changes fan out to the stream's subscriptions.
+    let changes = FileWatch.makeFanOut()
+    private let events: Subscription
+    private let translator: any InotifyTranslator
 
     /// Watches `path`: the file there, and its name in its parent directory.
     init(path: String, queue: DispatchQueue) throws(FileWatchError) {
@@ -25,36 +30,53 @@
         throw .notFound(path)
       case .failure(let errno): throw .notAccessible(path, errno)
       }
-      let fd = try Self.makeInstance()
+      let inotify = try Inotify.shared()
       let (directory, name) = Self.split(path)
-      let fileWatch = inotify_add_watch(fd, path, Self.fileMask)
-      let directoryWatch = inotify_add_watch(
-        fd, directory, Self.directoryMask | UInt32(IN_ONLYDIR))
-      guard fileWatch >= 0, directoryWatch >= 0 else {
-        let errno = Errno(System.errno)
-        System.close(fd)
+      let directoryWatch: Int32
+      switch inotify.add(directory, mask: Self.directoryMask | UInt32(IN_ONLYDIR)) {
+      case .success(let watch): directoryWatch = watch
+      case .failure(let errno):
+        throw errno.rawValue == ENOENT ? .notFound(path) : .notAccessible(path, errno)
+      }
+      let fileWatch: Int32
+      switch inotify.add(path, mask: Self.fileMask) {
+      case .success(let watch): fileWatch = watch
+      case .failure(let errno):
+        inotify.remove(directoryWatch)
         throw errno.rawValue == ENOENT ? .notFound(path) : .notAccessible(path, errno)
       }
       let translator = PathTranslator(
-        fd: fd, path: path, name: name, fileWatch: fileWatch, directoryWatch: directoryWatch)
-      reading = try Self.read(fd, queue: queue, observers: observers, translate: translator.changes)
+        inotify: inotify, path: path, name: name, fileWatch: fileWatch,
+        directoryWatch: directoryWatch)
+      self.translator = translator
+      events = Self.translate(inotify, with: translator, to: changes, on: queue)
     }
 
-    /// Watches the file open as `fd`, through its `/proc/self/fd` link.
+    /// Watches the file open as `fd`, through its `/proc/self/fd` link, and keeps a duplicate
+    /// of `fd` of its own, so that a number the caller closes and the system reuses is never
+    /// taken for the watched file.
     init(descriptor: Int32, queue: DispatchQueue) throws(FileWatchError) {
-      let fd = try Self.makeInstance()
-      let watch = inotify_add_watch(fd, "/proc/self/fd/\(descriptor)", Self.descriptorMask)
-      guard watch >= 0 else {
-        let errno = Errno(System.errno)
-        System.close(fd)
+      let inotify = try Inotify.shared()
+      let duplicate: Int32
+      switch System.duplicate(descriptor) {
+      case .success(let made): duplicate = made
+      case .failure(let errno): throw .descriptor(.duplicateFailed(descriptor, errno))
+      }
+      let watch: Int32
+      switch inotify.add("/proc/self/fd/\(duplicate)", mask: Self.descriptorMask) {
+      case .success(let made): watch = made
+      case .failure(let errno):
+        System.close(duplicate)
         throw .watchFailed(errno)
       }
-      let translator = DescriptorTranslator(descriptor: descriptor)
-      reading = try Self.read(fd, queue: queue, observers: observers, translate: translator.changes)
+      let translator = DescriptorTranslator(inotify: inotify, duplicate: duplicate, watch: watch)
+      self.translator = translator
+      events = Self.translate(inotify, with: translator, to: changes, on: queue)
     }
 
     deinit {
-      reading.unsubscribe()
+      events.unsubscribe()
+      translator.close()
     }
 
     private static let fileMask = UInt32(IN_MODIFY | IN_ATTRIB)
@@ -62,28 +84,17 @@
     private static let descriptorMask = UInt32(
       IN_MODIFY | IN_ATTRIB | IN_MOVE_SELF | IN_DELETE_SELF)
 
-    private static func makeInstance() throws(FileWatchError) -> Int32 {
-      let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-      guard fd >= 0 else { throw .watchFailed(Errno(System.errno)) }
-      return fd
-    }
-
-    /// Subscribes to the bytes of the inotify descriptor, which the subscription then owns.
-    private static func read(
-      _ fd: Int32,
-      queue: DispatchQueue,
-      observers: ObserverList<FileChange>,
-      translate: @escaping ([InotifyEvent]) -> [FileChange]
-    ) throws(FileWatchError) -> Subscription {
-      let bytes: DescriptorObservable<[UInt8]>
-      do {
-        bytes = try FileDescriptors.bytes(of: fd, ownership: .streamCloses, on: queue)
-      } catch {
-        System.close(fd)
-        throw .descriptor(error)
-      }
-      return bytes.subscribe { chunk in
-        for change in translate(InotifyEvent.parse(chunk)) { observers.send(change) }
+    /// Subscribes `translator` to the instance's events on a serial queue of the watch's own,
+    /// targeting `queue`, and sends the changes it finds to `changes` there.
+    private static func translate(
+      _ inotify: Inotify,
+      with translator: any InotifyTranslator,
+      to changes: Emitter<FileChange>,
+      on queue: DispatchQueue
+    ) -> Subscription {
+      let delivery = DispatchQueue(label: "IndefiniteObservable.FileWatch.delivery", target: queue)
+      return inotify.events.subscribe(on: delivery) { events in
+        for change in translator.changes(events) { changes.send(change) }
       }
     }
 
@@ -96,52 +107,132 @@
     }
   }
 
+  /// The process's one inotify instance, shared by every file watch.
+  ///
+  /// Made by the first watch and kept for the life of the process (one descriptor), like the
+  /// signal self-pipe: a watch adds its inotify watches to it and removes them when it goes,
+  /// synchronously, so no watch ever waits for a descriptor to be closed on a queue, and the
+  /// system's per-user limit on instances (128 by default) is never in play. The kernel gives two
+  /// watches of one file the same watch descriptor, so watch descriptors are reference-counted.
+  /// Events fan out to the watches through ``events``; each watch picks out its own.
+  final class Inotify: Sendable {
+    /// The events of every watch, as read: one batch per read, in order.
+    let events: Emitter<[InotifyEvent]>
+    private let fd: Int32
+    private let channel: ProcessChannel
+    // How many watches use each watch descriptor of the instance.
+    private let users = LockedState<[Int32: Int]>([:])
+
+    private static let instance = LockedState<Inotify?>(nil)
+
+    /// The instance, made on first use; a failure is thrown and tried again on the next call.
+    static func shared() throws(FileWatchError) -> Inotify {
+      try instance.withLock { (instance) throws(FileWatchError) -> Inotify in
+        if let instance { return instance }
+        let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard fd >= 0 else { throw .watchFailed(Errno(System.errno)) }
+        let made = Inotify(fd: fd)
+        instance = made
+        return made
+      }
+    }
+
+    private init(fd: Int32) {
+      self.fd = fd
+      let events = Emitter<[InotifyEvent]>()
+      events.maxSubscribers = .max
+      self.events = events
+      channel = ProcessChannel(fd: fd, label: "IndefiniteObservable.FileWatch") { bytes in
+        events.send(InotifyEvent.parse(bytes))
+      }
+    }
+
+    /// Adds `mask` to the watch of the file at `path` (following symbolic links); the watch
+    /// descriptor, to be given back with ``remove(_:)``.
+    func add(_ path: String, mask: UInt32) -> Result<Int32, Errno> {
+      users.withLock { users in
+        let watch = inotify_add_watch(fd, path, mask | UInt32(IN_MASK_ADD))
+        guard watch >= 0 else { return .failure(Errno(System.errno)) }
+        users[watch, default: 0] += 1
+        return .success(watch)
+      }
+    }
+
+    /// Gives back a watch descriptor returned by ``add(_:mask:)``; the last user removes it.
+    ///
+    /// Each user gives it back once, also when the kernel removed the watch by itself
+    /// (`IN_IGNORED`: the file was deleted); removing it again then fails harmlessly, and the
+    /// kernel never reuses the number for another watch soon (it allocates them cyclically).
+    func remove(_ watch: Int32) {
+      users.withLock { users in
+        guard let count = users[watch] else { return }  // not a watch of ours
+        if count > 1 {
+          users[watch] = count - 1
+        } else {
+          users[watch] = nil
+          _ = inotify_rm_watch(fd, watch)
+        }
+      }
+    }
+  }
+
   /// One event read from an inotify descriptor.
-  struct InotifyEvent {
+  struct InotifyEvent: Sendable {
     var watch: Int32
     var mask: UInt32
     var name: String
 
     /// The events of one read (inotify returns whole events only).
-    static func parse(_ bytes: [UInt8]) -> [InotifyEvent] {
+    static func parse(_ raw: UnsafeRawBufferPointer) -> [InotifyEvent] {
       var events: [InotifyEvent] = []
-      bytes.withUnsafeBytes { raw in
-        var offset = 0
-        while offset + 16 <= raw.count {
-          let watch = raw.loadUnaligned(fromByteOffset: offset, as: Int32.self)
-          let mask = raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
-          let length = Int(raw.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
-          let nameBytes = raw[(offset + 16)..<min(raw.count, offset + 16 + length)]
-          let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
-          events.append(InotifyEvent(watch: watch, mask: mask, name: name))
-          offset += 16 + length
-        }
+      var offset = 0
+      while offset + 16 <= raw.count {
+        let watch = raw.loadUnaligned(fromByteOffset: offset, as: Int32.self)
+        let mask = raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
+        let length = Int(raw.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+        let nameBytes = raw[(offset + 16)..<min(raw.count, offset + 16 + length)]
+        let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
+        events.append(InotifyEvent(watch: watch, mask: mask, name: name))
+        offset += 16 + length
       }
       return events
     }
   }
 
+  /// Turns the events of one watch into changes, on the watch's serial queue, and gives its
+  /// watch descriptors back when the watch goes.
+  protocol InotifyTranslator: Sendable {
+    /// The changes that `events` (of every watch in the process) mean for this watch.
+    func changes(_ events: [InotifyEvent]) -> [FileChange]
+    /// Gives back the watch descriptors; after it returns, no new one is taken. Idempotent.
+    func close()
+  }
+
   /// Turns the events of a path watch into changes, and moves the file watch to whatever file
   /// appears at the path.
-  ///
-  /// `@unchecked Sendable`: `fileWatch` is used only by `changes`, which runs on the serial
-  /// delivery queue of the watcher's read subscription.
-  private final class PathTranslator: @unchecked Sendable {
-    let fd: Int32
-    let path: String
-    let name: String
-    var fileWatch: Int32
-    let directoryWatch: Int32
-
-    init(fd: Int32, path: String, name: String, fileWatch: Int32, directoryWatch: Int32) {
-      self.fd = fd
-      self.path = path
-      self.name = name
-      self.fileWatch = fileWatch
-      self.directoryWatch = directoryWatch
+  private final class PathTranslator: InotifyTranslator {
+    private struct Watches {
+      var file: Int32
+      var isClosed = false
     }
 
-    @Sendable func changes(_ events: [InotifyEvent]) -> [FileChange] {
+    private let inotify: Inotify
+    private let path: String
+    private let name: String
+    private let directoryWatch: Int32
+    // The file's watch changes on the watch's queue and is given back by `close` from any
+    // thread, so it lives in a mutex with whether the watch has been closed.
+    private let watches: LockedState<Watches>
+
+    init(inotify: Inotify, path: String, name: String, fileWatch: Int32, directoryWatch: Int32) {
+      self.inotify = inotify
+      self.path = path
+      self.name = name
+      self.directoryWatch = directoryWatch
+      self.watches = LockedState(Watches(file: fileWatch))
+    }
+
+    func changes(_ events: [InotifyEvent]) -> [FileChange] {
       var changes: [FileChange] = []
       for event in events {
         if event.watch == directoryWatch {
@@ -162,44 +253,72 @@
         } else if event.watch == fileWatch {
           if event.mask & UInt32(IN_MODIFY) != 0 { changes.append(.modified) }
           if event.mask & UInt32(IN_ATTRIB) != 0 { changes.append(.attributes) }
-          if event.mask & UInt32(IN_IGNORED) != 0 { fileWatch = -1 }
+          if event.mask & UInt32(IN_IGNORED) != 0 { unwatchFile() }
         }
       }
       return changes
     }
 
+    func close() {
+      let file = watches.withLock { watches in
+        defer {
+          watches.file = -1
+          watches.isClosed = true
+        }
+        return watches.isClosed ? -1 : watches.file
+      }
+      if file >= 0 { inotify.remove(file) }
+      inotify.remove(directoryWatch)
+    }
+
+    private var fileWatch: Int32 {
+      watches.withLock { $0.file }
+    }
+
+    /// Moves the file watch to the file now at the path.
     private func watchFile() {
       unwatchFile()
-      fileWatch = inotify_add_watch(fd, path, UInt32(IN_MODIFY | IN_ATTRIB))
+      watches.withLock { watches in
+        guard !watches.isClosed, case .success(let watch) = inotify.add(path, mask: Self.mask)
+        else { return }
+        watches.file = watch
+      }
     }
 
     private func unwatchFile() {
-      if fileWatch >= 0 { _ = inotify_rm_watch(fd, fileWatch) }
-      fileWatch = -1
+      let file = watches.withLock { watches in
+        defer { watches.file = -1 }
+        return watches.file
+      }
+      if file >= 0 { inotify.remove(file) }
     }
+
+    private static let mask = UInt32(IN_MODIFY | IN_ATTRIB)
   }
 
   /// Turns the events of a descriptor watch into changes.
-  ///
-  /// `@unchecked Sendable`: `deleted` is used only by `changes`, which runs on the serial
-  /// delivery queue of the watcher's read subscription.
-  private final class DescriptorTranslator: @unchecked Sendable {
-    let descriptor: Int32
-    var deleted = false
+  private final class DescriptorTranslator: InotifyTranslator {
+    private let inotify: Inotify
+    // The watch's own duplicate of the caller's descriptor, closed by `close`.
+    private let duplicate: Int32
+    private let watch: Int32
+    // Whether `.deleted` was reported (used on the watch's queue), and whether the watch was
+    // closed (set from any thread).
+    private let state = LockedState((deleted: false, isClosed: false))
 
-    init(descriptor: Int32) {
-      self.descriptor = descriptor
+    init(inotify: Inotify, duplicate: Int32, watch: Int32) {
+      self.inotify = inotify
+      self.duplicate = duplicate
+      self.watch = watch
     }
 
-    @Sendable func changes(_ events: [InotifyEvent]) -> [FileChange] {
+    func changes(_ events: [InotifyEvent]) -> [FileChange] {
       var changes: [FileChange] = []
-      for event in events {
+      for event in events where event.watch == watch {
         if event.mask & UInt32(IN_MODIFY) != 0 { changes.append(.modified) }
         if event.mask & UInt32(IN_ATTRIB) != 0 {
           changes.append(.attributes)
-          if case .success(let info) = System.status(descriptor), info.st_nlink == 0 {
-            markDeleted(&changes)
-          }
+          if linkCount() == 0 { markDeleted(&changes) }
         }
         if event.mask & UInt32(IN_MOVE_SELF) != 0 { changes.append(.renamed) }
         if event.mask & UInt32(IN_DELETE_SELF) != 0 { markDeleted(&changes) }
@@ -207,10 +326,32 @@
       return changes
     }
 
+    func close() {
+      let closes = state.withLock { state in
+        defer { state.isClosed = true }
+        return !state.isClosed
+      }
+      guard closes else { return }
+      inotify.remove(watch)
+      System.close(duplicate)
+    }
+
+    /// The watched file's number of links, read through the duplicate; nil once closed.
+    private func linkCount() -> Int? {
+      state.withLock { state in
+        guard !state.isClosed, case .success(let info) = System.status(duplicate) else {
+          return nil
+        }
+        return Int(info.st_nlink)
+      }
+    }
+
     private func markDeleted(_ changes: inout [FileChange]) {
-      guard !deleted else { return }
-      deleted = true
-      changes.append(.deleted)
+      let first = state.withLock { state in
+        defer { state.deleted = true }
+        return !state.deleted
+      }
+      if first { changes.append(.deleted) }
     }
   }
 #endif

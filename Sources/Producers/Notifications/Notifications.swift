@@ -1,5 +1,6 @@
 import Foundation
 import IndefiniteObservable
+import Multicast
 
 /// Streams of `NotificationCenter` notifications, so that system and app notifications join
 /// the value streams of this package.
@@ -14,8 +15,7 @@ import IndefiniteObservable
 /// - Threading: a notification is delivered synchronously on the thread that posts it, before
 ///   `post` returns, as NotificationCenter does with no queue. `Notification` is not `Sendable`:
 ///   map it to the values you need (on the posting thread) before sending them elsewhere, for
-///   example with ``IndefiniteObservable/ValueObservable/values`` or
-///   ``IndefiniteObservable/ValueObservable/subscribeOnMainActor(_:)``.
+///   example with `ValueObservable`'s `values` or `subscribeOnMainActor(_:)`.
 /// - Unsubscribe: from any thread; once it returns, no delivery begins, even when a post is in
 ///   progress on another thread (a delivery already begun may finish).
 /// - Lifetime: the stream keeps the center; it keeps `object` weakly. When `object` is
@@ -66,15 +66,15 @@ private struct WeakObject {
 
 /// One subscription's side of a block observer.
 ///
-/// `@unchecked Sendable`: `next` is a ``GuardedNext`` (thread-safe by itself); `object` is a
+/// `@unchecked Sendable`: `next` is an `ObserverGate` (thread-safe by itself); `object` is a
 /// weak reference assigned only in `init` and only compared by identity.
 private final class NotificationDelivery: @unchecked Sendable {
-  private let next: GuardedNext<Notification>
+  private let next: ObserverGate<Notification>
   private let filters: Bool
   private weak var object: AnyObject?
 
   init(_ next: @escaping (Notification) -> Void, object: AnyObject?) {
-    self.next = GuardedNext(next)
+    self.next = ObserverGate(next)
     self.filters = object != nil
     self.object = object
   }
@@ -91,6 +91,6 @@ private final class NotificationDelivery: @unchecked Sendable {
   }
 
   func cancel() {
-    next.cancel()
+    next.close()
   }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import IndefiniteObservable
+import Multicast
 import Observation
 
 /// Streams of key paths of `@Observable` objects: the current value first, then every change.
@@ -45,18 +46,24 @@ public enum Observed {
 
 /// One subscription's tracking of a key path.
 ///
+/// Nothing of the subscription refers to the tracker but its disconnect and the `onChange`
+/// closure of its one pending Observation registration, which the object's registrar keeps until
+/// the next change or the object's deinit. So a dropped subscription lives as long as its object
+/// (attach and forget), and goes with it; an ended one keeps only this small shell, with its
+/// subscriber already released, until that registration fires.
+///
 /// `@unchecked Sendable`: `root` is a weak reference assigned in `init` and read (with the key
 /// path) only on the subscribing call and then only on `queue`, where the stream's contract
-/// says the object lives; `next` is a ``GuardedNext``, thread-safe by itself; the rest is
+/// says the object lives; `next` is an `ObserverGate`, thread-safe by itself; the rest is
 /// immutable.
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
-private final class KeyPathTracker<Root: Observable & AnyObject, Value>: RereadTarget,
+private final class KeyPathTracker<Root: Observable & AnyObject, Value>: TrackedKeyPath,
   @unchecked Sendable
 {
   private weak var root: Root?
   private let keyPath: KeyPath<Root, Value>
-  private let next: GuardedNext<Value>
-  private let reread: Reread
+  private let queue: DispatchQueue
+  private let next: ObserverGate<Value>
 
   init(
     root: Root, keyPath: KeyPath<Root, Value>, queue: DispatchQueue,
@@ -64,9 +71,8 @@ private final class KeyPathTracker<Root: Observable & AnyObject, Value>: RereadT
   ) {
     self.root = root
     self.keyPath = keyPath
-    self.next = GuardedNext(next)
-    self.reread = Reread(queue: queue)
-    reread.attach(self)
+    self.queue = queue
+    self.next = ObserverGate(next)
   }
 
   /// Reads, tracks and delivers the current value; on the subscribing thread.
@@ -75,67 +81,35 @@ private final class KeyPathTracker<Root: Observable & AnyObject, Value>: RereadT
     next.send(value)
   }
 
+  /// Ends the subscription: releases the subscriber at once; a pending registration that
+  /// fires later finds the gate closed and registers nothing again.
   func cancel() {
-    next.cancel()
-    reread.detach()
+    next.close()
   }
 
   /// The current value, with tracking registered for its next change; nil when the object is
   /// gone or the subscription ended.
   private func readAndTrack() -> Value? {
-    guard !next.isCancelled, let root else { return nil }
-    let reread = self.reread
+    guard !next.isClosed, let root else { return nil }
+    let tracker: any TrackedKeyPath = self  // not generic, for the `@Sendable` onChange
+    let queue = self.queue
     return withObservationTracking {
       root[keyPath: keyPath]
     } onChange: {
-      reread.schedule()  // in willSet, on the mutating thread: read once the change is stored
+      // In willSet, on the mutating thread: read once the change is stored.
+      queue.async { tracker.changed() }
     }
   }
 
   /// Runs on `queue` after a change.
-  ///
-  /// Reached through a ``Reread``, which the Observation registrar keeps: so a subscription lives
-  /// on while its object does, even when nobody keeps the ``Subscription``. Unsubscribing
-  /// detaches the tracker, so a registration left behind keeps nothing alive.
   func changed() {
     guard let value = readAndTrack() else { return }
     next.send(value)
   }
 }
 
-/// What a ``Reread`` calls on `queue`.
-private protocol RereadTarget: AnyObject, Sendable {
+/// What the `onChange` closure of a registration calls, on the tracker's queue: an existential,
+/// so that the closure given to Observation captures no generic type.
+private protocol TrackedKeyPath: AnyObject, Sendable {
   func changed()
-}
-
-/// Schedules a tracker's read on its queue; non-generic so that the `onChange` closure given to
-/// Observation captures no generic type.
-///
-/// `@unchecked Sendable`: `target` is read and written only under `lock`.
-private final class Reread: @unchecked Sendable {
-  private let queue: DispatchQueue
-  private let lock = Lock()
-  private var target: (any RereadTarget)?
-
-  init(queue: DispatchQueue) {
-    self.queue = queue
-  }
-
-  func attach(_ target: any RereadTarget) {
-    lock.withLock { self.target = target }
-  }
-
-  /// Lets go of the tracker; a change after this does nothing.
-  func detach() {
-    let released = lock.withLock { () -> (any RereadTarget)? in
-      defer { target = nil }
-      return target
-    }
-    _ = released  // released here, after the lock
-  }
-
-  func schedule() {
-    guard let target = lock.withLock({ target }) else { return }
-    queue.async { target.changed() }
-  }
 }

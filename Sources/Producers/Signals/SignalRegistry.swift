@@ -1,5 +1,6 @@
 import Dispatch
 import IndefiniteObservable
+import Multicast
 
 #if canImport(Darwin)
   import Darwin
@@ -10,18 +11,18 @@ import IndefiniteObservable
 #endif
 
 /// The process-wide state behind ``Signals``: the self-pipe and its reader, the signals whose
-/// handler is installed (with the disposition each replaced), and the subscribers.
+/// handler is installed (with the disposition each replaced), and the emitter through which
+/// every delivery fans out to the subscriptions.
 ///
 /// The handler only writes a signal's number to the pipe; everything else happens here, outside
-/// signal context. The pipe is read on a private serial queue that hands each signal to the
-/// subscribers that want it, each on its own delivery queue.
-///
-/// `@unchecked Sendable`: `readEnd`, `reader`, `installations` and `subscribers` are read and
-/// written only under `lock`; `readerQueue` is immutable. System calls (`sigaction`) run under the
-/// lock so that installs and restores are ordered; no observer is called or released under it.
-final class SignalRegistry: @unchecked Sendable {
+/// signal context. The pipe is read on one serial queue, which sends each signal to
+/// ``deliveries``; each subscription receives it there on a delivery queue of its own.
+final class SignalRegistry: Sendable {
   /// The registry of this process.
   static let shared = SignalRegistry()
+
+  /// Every signal handled, in the order they arrived.
+  let deliveries: Emitter<UnixSignal>
 
   /// A signal whose handler is ours: how many subscriptions want it, and what it replaced.
   private struct Installation {
@@ -29,85 +30,89 @@ final class SignalRegistry: @unchecked Sendable {
     let previous: sigaction
   }
 
-  private let lock = Lock()
-  private let readerQueue = DispatchQueue(label: "IndefiniteObservable.Signals")
-  private var readEnd: Int32 = -1
-  private var reader: DispatchSourceRead?
-  private var installations: [Int32: Installation] = [:]
-  private var subscribers: [SignalSubscriber] = []
+  // The pipe's reader, made by the first `prepare`, and the installed handlers. `sigaction`
+  // runs inside the lock, so that installs and restores are ordered; no subscriber is called or
+  // released inside it.
+  private let state = LockedState<
+    (channel: ProcessChannel?, installations: [Int32: Installation])
+  >((nil, [:]))
+
+  private init() {
+    deliveries = Emitter()
+    deliveries.maxSubscribers = .max
+  }
 
   /// Makes the self-pipe and starts reading it, the first time it is called in the process.
   ///
-  /// The pipe and its read source are kept for the life of the process (two descriptors): the
+  /// The pipe and its reader are kept for the life of the process (two descriptors): the
   /// handler can still be running on some thread right after a restore, and must never find its
   /// descriptor closed or reused.
   func prepare() throws(SignalError) {
-    lock.lock()
-    defer { lock.unlock() }
-    guard reader == nil else { return }
-    let ends: (read: Int32, write: Int32)
-    switch System.makePipe() {
-    case .success(let made): ends = made
-    case .failure(let errno): throw .pipeFailed(errno)
+    try state.withLock { (state) throws(SignalError) in
+      guard state.channel == nil else { return }
+      let ends: (read: Int32, write: Int32)
+      switch System.makePipe() {
+      case .success(let made): ends = made
+      case .failure(let errno): throw .pipeFailed(errno)
+      }
+      SignalHandler.setPipe(writeEnd: ends.write)
+      let deliveries = self.deliveries
+      state.channel = ProcessChannel(fd: ends.read, label: "IndefiniteObservable.Signals") {
+        numbers in
+        for number in numbers { deliveries.send(UnixSignal(rawValue: Int32(number))) }
+      }
     }
-    SignalHandler.setPipe(writeEnd: ends.write)
-    let source = DispatchSource.makeReadSource(fileDescriptor: ends.read, queue: readerQueue)
-    source.setEventHandler { [self, fd = ends.read] in drain(fd) }
-    source.activate()
-    readEnd = ends.read
-    reader = source
   }
 
-  /// Registers a subscriber, installing the handler of each of its signals that had none.
+  /// Subscribes `next` to the deliveries of `signals`, on `queue`, installing the handler of
+  /// each signal that had none.
   ///
   /// Deliveries already in the pipe go to the earlier subscribers first, so a new subscription
   /// does not receive a signal that was handled before it subscribed. Once this returns, a
   /// signal sent to the process reaches the subscriber.
-  func add(_ subscriber: SignalSubscriber) {
-    let fd = lock.withLock { readEnd }
-    readerQueue.sync { drain(fd) }
-    lock.withLock {
-      subscribers.append(subscriber)
-      for number in subscriber.signals {
-        if installations[number] == nil {
+  func subscribe(
+    to signals: Set<Int32>, on queue: DispatchQueue, _ next: @escaping (UnixSignal) -> Void
+  ) -> Disconnect {
+    state.withLock { $0.channel }?.drainNow()
+    let subscription = deliveries.subscribe(on: queue) { signal in
+      if signals.contains(signal.rawValue) { next(signal) }
+    }
+    install(signals)
+    return { [self] in
+      subscription.unsubscribe()
+      restore(signals)
+    }
+  }
+
+  /// Counts one more subscription to each of `signals`, installing the handlers that are
+  /// missing.
+  private func install(_ signals: Set<Int32>) {
+    state.withLock { state in
+      for number in signals {
+        if state.installations[number] == nil {
           let previous = SignalHandler.install(number)
           LiveResources.opened(.signalHandlers)
-          installations[number] = Installation(subscriptions: 0, previous: previous)
+          state.installations[number] = Installation(subscriptions: 0, previous: previous)
         }
-        installations[number]?.subscriptions += 1
+        state.installations[number]?.subscriptions += 1
       }
     }
   }
 
-  /// Unregisters a subscriber; the last subscriber of a signal restores the disposition that
-  /// the signal had before the first one. Idempotent.
-  func remove(_ subscriber: SignalSubscriber) {
-    subscriber.stop()
-    lock.withLock {
-      guard let index = subscribers.firstIndex(where: { $0 === subscriber }) else { return }
-      subscribers.remove(at: index)
-      for number in subscriber.signals {
-        guard var installation = installations[number] else { continue }
+  /// Counts one subscription less to each of `signals`; the last one restores the disposition
+  /// that the signal had before the first.
+  private func restore(_ signals: Set<Int32>) {
+    state.withLock { state in
+      for number in signals {
+        guard var installation = state.installations[number] else { continue }
         installation.subscriptions -= 1
         if installation.subscriptions > 0 {
-          installations[number] = installation
+          state.installations[number] = installation
         } else {
           SignalHandler.restore(number, to: installation.previous)
           LiveResources.closed(.signalHandlers)
-          installations[number] = nil
+          state.installations[number] = nil
         }
-      }
-    }
-  }
-
-  /// Reads every signal waiting in the pipe and hands it to its subscribers; on `readerQueue`.
-  private func drain(_ fd: Int32) {
-    withUnsafeTemporaryAllocation(byteCount: 512, alignment: 1) { buffer in
-      while case .success(let count) = System.read(fd, into: buffer), count > 0 {
-        let numbers = UnsafeRawBufferPointer(rebasing: buffer[..<count])
-        let receivers = lock.withLock { subscribers }
-        for subscriber in receivers { subscriber.deliver(numbers) }
-        if count < buffer.count { return }
       }
     }
   }

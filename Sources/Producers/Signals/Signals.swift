@@ -1,5 +1,6 @@
 import Dispatch
 import IndefiniteObservable
+import Multicast
 
 /// Streams of Unix signals delivered to this process: `SIGINT`, `SIGTERM`, `SIGHUP`, `SIGUSR1`,
 /// `SIGWINCH`, `SIGCHLD`, ...
@@ -69,9 +70,7 @@ public enum Signals {
     let numbers = Set(signals.map(\.rawValue))
     return ValueObservable { observer in
       let delivery = DispatchQueue(label: "IndefiniteObservable.Signals.delivery", target: queue)
-      let subscriber = SignalSubscriber(signals: numbers, queue: delivery, next: observer.next)
-      registry.add(subscriber)
-      return { registry.remove(subscriber) }
+      return registry.subscribe(to: numbers, on: delivery, observer.next)
     }
   }
 

@@ -54,13 +54,21 @@ final class FollowProcess: @unchecked Sendable {
       process.standardInput = FileHandle.nullDevice
       input = nil
     }
-    out.fileHandleForReading.readabilityHandler = { [weak self] handle in
-      self?.append(handle.availableData, toError: false)
-    }
-    err.fileHandleForReading.readabilityHandler = { [weak self] handle in
-      self?.append(handle.availableData, toError: true)
-    }
     try process.run()
+    // Each output is read by a thread of its own with blocking reads, not by a Dispatch
+    // source (`readabilityHandler`): many read sources made and cancelled on parallel test
+    // threads crash libdispatch's epoll loop on Linux now and then.
+    for (pipe, isError) in [(out, false), (err, true)] {
+      let handle = pipe.fileHandleForReading
+      let thread = Thread { [weak self] in
+        while true {
+          let data = handle.availableData
+          if data.isEmpty { return }
+          self?.append(data, toError: isError)
+        }
+      }
+      thread.start()
+    }
   }
 
   private func append(_ data: Data, toError: Bool) {

@@ -1,4 +1,5 @@
 import IndefiniteObservable
+import Multicast
 import TestSupport
 import Testing
 

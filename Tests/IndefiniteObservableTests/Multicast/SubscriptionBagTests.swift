@@ -1,5 +1,6 @@
 import Dispatch
 import IndefiniteObservable
+import Multicast
 import TestSupport
 import Testing
 
@@ -165,5 +166,43 @@ import Testing
     #expect(calls.value == 0)
     #expect(emitter.subscriberCount == 0)
     #expect(bag.count == 0)
+  }
+
+  @Test func unsubscribeFromAStreamThatReusedAFreedStreamsAddressEndsNothingElse() {
+    let bag = SubscriptionBag()
+    let emitter = Emitter<Int>()
+    var seen: [Int] = []
+    var freedAddress: ObjectIdentifier?
+    do {
+      let freed = emitter.map { $0 }
+      freedAddress = ObjectIdentifier(freed)
+      bag.subscribe(to: freed) { seen.append($0) }
+    }
+    // Make streams of the same size until one gets the freed stream's address.
+    var reused: ValueObservable<Int>?
+    for _ in 0..<1000 {
+      let candidate = emitter.map { $0 + 100 }
+      if ObjectIdentifier(candidate) == freedAddress {
+        reused = candidate
+        break
+      }
+    }
+    guard let reused else { return }  // the allocator gave the address to nothing: no test
+    bag.unsubscribe(from: reused)
+    emitter.send(1)
+    #expect(seen == [1], "unsubscribe(from:) of another stream ended this subscription")
+    bag.unsubscribeAll()
+  }
+
+  @Test func subscriptionsEndedOneByOneLeaveTheBag() {
+    let bag = SubscriptionBag()
+    let emitter = Emitter<Int>()
+    for _ in 0..<50_000 {
+      bag.subscribe(to: emitter) { _ in }.unsubscribe()
+      let stored = emitter.subscribe { _ in }
+      stored.store(in: bag)
+      stored.unsubscribe()
+    }
+    #expect(bag.count == 0, "the bag counts \(bag.count) subscriptions that had ended")
   }
 }

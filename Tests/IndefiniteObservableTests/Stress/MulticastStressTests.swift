@@ -1,5 +1,7 @@
 import Dispatch
+import Foundation
 import IndefiniteObservable
+import Multicast
 import TestSupport
 import Testing
 
@@ -141,7 +143,7 @@ import Testing
 private final class ChurnLog: @unchecked Sendable {
   let way: StressWay
   let received = Recorder<Stamp>()
-  private let lock = Lock()
+  private let lock = NSLock()
   private var closed: Int?
   private weak var weakToken: Token?
 

@@ -1,4 +1,5 @@
 import IndefiniteObservable
+import Multicast
 
 /// A hand-rolled event source with a callback list, like the ones users wrap: it counts
 /// connections and disconnections, and tolerates removal while it is emitting.

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import IndefiniteObservable
+import Multicast
 
 /// Lets a test pass a few turns of the main actor and the cooperative pool, so that work that
 /// should *not* happen has had its chance to happen.
@@ -41,7 +42,7 @@ func startThread(_ body: @escaping @Sendable () -> Void) -> DispatchSemaphore {
 ///
 /// `@unchecked Sendable`: `storage` is read and written only under `lock`.
 final class Counter: @unchecked Sendable {
-  private let lock = Lock()
+  private let lock = NSLock()
   private var storage = 0
 
   /// Adds one and returns the new value.

@@ -1,5 +1,6 @@
 import Foundation
 import IndefiniteObservable
+import Multicast
 
 /// A thread-safe source with an observer list, like the multicast sources users wrap: `emit`
 /// may be called from any thread; it counts connections and disconnections.

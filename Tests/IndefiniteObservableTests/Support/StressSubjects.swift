@@ -1,5 +1,7 @@
 import Dispatch
+import Foundation
 import IndefiniteObservable
+import Multicast
 import Testing
 
 /// A value sent in a stress test: who sent it, its place in that sender's sequence, and a
@@ -68,7 +70,7 @@ final class StressOwner: Sendable {
 ///
 /// `@unchecked Sendable`: `object` is read and written only under `lock`.
 final class Holder<Object: AnyObject>: @unchecked Sendable {
-  private let lock = Lock()
+  private let lock = NSLock()
   private var object: Object?
 
   init(_ object: Object) { self.object = object }

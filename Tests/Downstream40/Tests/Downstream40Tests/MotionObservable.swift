@@ -1,5 +1,7 @@
 // swift-format-ignore-file
 // Kept as the 4.0 code was written, not in this repository's style.
+// Adapted from material-motion's IndefiniteObservable 4.0: Copyright 2016-present The Material
+// Motion Authors, licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
 import IndefiniteObservable
 
 // The multi-channel observer of the 4.0 OperatorExample.

@@ -21,6 +21,7 @@
 ///   subscribes to the source a subscriber that enqueues each value behind a gate, which only
 ///   the bag's subscription closes: ending the source's subscriber (`unsubscribeAll()` of the
 ///   emitter) stops enqueuing, but lets through what was already enqueued.
+/// - A bag counts the subscriptions it holds whose `unsubscribe()` has not been called.
 final class MulticastModel: ModelWorld {
   private final class Subscriber {
     enum State { case replaying, active, ended }
@@ -64,6 +65,8 @@ final class MulticastModel: ModelWorld {
   /// Whether the test let go of each owner, and how many callbacks and calls hold it now.
   private var owners: [(dropped: Bool, holds: Int)] = []
   private var bags: [Bag?] = []
+  /// The subscriptions whose `unsubscribe()` the test called: a bag no longer counts them.
+  private var unsubscribedHandles: Set<Int> = []
   private var queue: [(Subscriber, Int)] = []
 
   /// A model of an ``Emitter``.
@@ -106,6 +109,7 @@ final class MulticastModel: ModelWorld {
     if let limit = spec.limit, limit <= 0 {
       subscriber.state = .ended
       subscriber.isListed = false
+      subscriber.isReturned = true
       subscribers[handle] = subscriber
       return
     }
@@ -219,6 +223,7 @@ final class MulticastModel: ModelWorld {
 
   func unsubscribe(_ handle: Int) {
     guard let subscriber = subscribers[handle], subscriber.isReturned else { return }
+    unsubscribedHandles.insert(handle)
     unsubscribe(subscriber)
   }
 
@@ -289,6 +294,8 @@ final class MulticastModel: ModelWorld {
     sweepLostOwners()
     return ModelObservation(
       subscriberCount: list.count, lastValue: last, sendCount: sendCount,
-      bagCounts: bags.compactMap { $0?.members.count })
+      bagCounts: bags.compactMap { bag in
+        bag?.members.count { !unsubscribedHandles.contains($0.handle) }
+      })
   }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import IndefiniteObservable
+import Multicast
 
 /// A serial queue that runs only while a world drains it, so that what a script sees does not
 /// depend on when another thread gets to run. Queue subscriptions and bags with a queue

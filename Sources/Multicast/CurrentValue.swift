@@ -1,0 +1,186 @@
+import Dispatch
+import IndefiniteObservable
+
+/// A value that can be read and written from any thread, and observed: each subscription
+/// receives the current value at once, then every change.
+///
+/// ```swift
+/// let volume = CurrentValue(0.5)
+/// var heard: [Double] = []
+/// volume.subscribe { heard.append($0) }  // receives 0.5 at once
+/// volume.value = 0.8
+/// // heard == [0.5, 0.8]
+/// ```
+///
+/// It is a `ValueObservable` whose every subscription starts with the current value:
+/// operators compose with it, and its `subscribe(_:)` is the plain way in. Bind
+/// it to an object in one line with an owner-bound subscription, which ends when the object is
+/// deallocated:
+///
+/// ```swift
+/// final class Label {
+///   var text = ""
+/// }
+/// let title = CurrentValue("Inbox")
+/// let label = Label()
+/// title.subscribe(label) { label, text in label.text = text }
+/// ```
+///
+/// By default every write is delivered, equal or not. For `Equatable` values,
+/// ``init(_:skipsEqualWrites:)`` makes a holder that skips a write equal to the current value;
+/// that also makes two holders bound to each other settle instead of looping.
+///
+/// - Threading: ``value`` may be read and written from any thread, at once. A write calls the
+///   synchronous subscribers on the writing thread before it returns; writes from one thread
+///   arrive in order. Writes from several threads at once can reach a subscriber in another
+///   order than they were stored in; ``value`` always reads the last one stored. `value += 1`
+///   from several threads loses updates, as with any property: use ``update(_:)``.
+/// - The rules of ``Emitter`` apply: once `unsubscribe()` returns no delivery to that
+///   subscription begins; subscribers may write, subscribe and unsubscribe re-entrantly (a write
+///   from a subscriber is delivered at once, before the outer write goes on); no callback runs
+///   while an internal lock is held, including `==` of ``init(_:skipsEqualWrites:)`` and the
+///   body of ``update(_:)``.
+/// - Lifetime: the holder keeps its value and its subscribers' closures (until they
+///   unsubscribe or lose their owner); a subscription does not keep the holder alive.
+public final class CurrentValue<T>: ValueObservable<T> {
+  @usableFromInline let storage: MulticastStorage<T>
+
+  /// Ends every subscription and releases the last value: the subscribers' closures are released
+  /// now, and a subscription unsubscribed later finds nothing to end.
+  deinit {
+    storage.close()
+  }
+  @usableFromInline let isEqual: ((T, T) -> Bool)?
+
+  /// Creates a holder of `value` that delivers every write.
+  public convenience init(_ value: T) {
+    self.init(value, isEqual: nil)
+  }
+
+  /// Creates a holder of `value` that, when `skipsEqualWrites` is true, ignores a write equal to
+  /// the current value: it is neither stored nor delivered nor counted.
+  ///
+  /// `==` is called on the writing thread, outside any lock.
+  public convenience init(_ value: T, skipsEqualWrites: Bool) where T: Equatable {
+    self.init(value, isEqual: skipsEqualWrites ? { $0 == $1 } : nil)
+  }
+
+  private init(_ value: T, isEqual: ((T, T) -> Bool)?) {
+    let storage = MulticastStorage<T>(kind: .currentValue, last: value)
+    self.storage = storage
+    self.isEqual = isEqual
+    super.init { observer in storage.subscribe(.plain(observer.next), replay: true) }
+  }
+
+  /// The current value. Setting it delivers the new value to every subscriber (unless the
+  /// holder skips equal writes and it equals the current value).
+  ///
+  /// Reading and writing are safe from any thread. A write from several threads at once
+  /// stores one value after the other; ``update(_:)`` makes a read-modify-write atomic.
+  @inlinable
+  public var value: T {
+    get { storage.read().value! }
+    set {
+      guard let isEqual else { return storage.send(newValue) }
+      while true {
+        let (current, version) = storage.read()
+        if isEqual(current!, newValue) { return }
+        if storage.send(newValue, ifVersion: version) { return }
+      }
+    }
+  }
+
+  /// Changes the value with `body`, atomically: no other write is lost between the read and
+  /// the write.
+  ///
+  /// ```swift
+  /// let hits = CurrentValue(0)
+  /// hits.update { $0 += 1 }
+  /// ```
+  ///
+  /// `body` runs outside any lock, on the calling thread. When another thread writes between
+  /// its read and its write, `body` runs again on the new value, so it must have no other
+  /// effect than changing its argument.
+  public func update(_ body: (inout T) -> Void) {
+    while true {
+      let (current, version) = storage.read()
+      var value = current!
+      body(&value)
+      if let isEqual, isEqual(current!, value) { return }
+      if storage.send(value, ifVersion: version) { return }
+    }
+  }
+
+  /// Subscribes `next` bound to `owner`: `next` receives the current value at once, then every
+  /// change, with the owner, which is held weakly; the subscription ends when the owner is
+  /// deallocated.
+  ///
+  /// Use the `owner` argument in `next`, not a strong capture of the owner, or the holder keeps
+  /// the owner alive. Binding two holders, so that `mirror` follows `source`:
+  ///
+  /// ```swift
+  /// let source = CurrentValue(1)
+  /// let mirror = CurrentValue(0)
+  /// source.subscribe(mirror) { mirror, value in mirror.value = value }
+  /// ```
+  @discardableResult
+  public func subscribe<Owner: AnyObject>(
+    _ owner: Owner,
+    _ next: @escaping (Owner, T) -> Void
+  ) -> Subscription {
+    Subscription(storage.subscribe(.bound(to: owner, next), replay: true))
+  }
+
+  /// The number of subscriptions that have not ended, for diagnostics.
+  ///
+  /// Subscriptions whose owner is gone are removed first.
+  public var subscriberCount: Int {
+    storage.subscriberCount
+  }
+
+  /// The number of writes delivered since the holder was created or ``resetSendCount()`` was
+  /// called (skipped equal writes are not counted), for diagnostics.
+  public var sendCount: Int {
+    storage.lock.withLock { _ in storage.sendCount }
+  }
+
+  /// Sets ``sendCount`` back to zero.
+  public func resetSendCount() {
+    storage.lock.withLock { _ in storage.sendCount = 0 }
+  }
+
+  /// The number of subscribers above which subscribing fails an assertion in debug builds;
+  /// 100 by default. See ``Emitter/maxSubscribers``.
+  public var maxSubscribers: Int {
+    get { storage.lock.withLock { _ in storage.maxSubscribers } }
+    set { storage.lock.withLock { _ in storage.maxSubscribers = newValue } }
+  }
+}
+
+extension CurrentValue where T: Sendable {
+  /// Subscribes `next` to be called on `queue` with the current value, then every change.
+  ///
+  /// On a serial queue, the current value arrives first, then changes written from one thread
+  /// in order. A value waiting on the queue is dropped if the subscription has ended by the
+  /// time the queue runs it.
+  @discardableResult
+  public func subscribe(on queue: DispatchQueue, _ next: @escaping (T) -> Void) -> Subscription {
+    Subscription(storage.subscribe(.plain(next), queue: queue, replay: true))
+  }
+
+  /// Subscribes `next` bound to `owner` (see ``subscribe(_:_:)``), to be called on `queue` (see
+  /// ``subscribe(on:_:)``). The owner is checked on the queue, right before each call.
+  @discardableResult
+  public func subscribe<Owner: AnyObject>(
+    _ owner: Owner,
+    on queue: DispatchQueue,
+    _ next: @escaping (Owner, T) -> Void
+  ) -> Subscription {
+    Subscription(storage.subscribe(.bound(to: owner, next), queue: queue, replay: true))
+  }
+}
+
+// `@unchecked` because the superclass is not `Sendable`: its only state is the connect closure,
+// immutable, which captures nothing but the storage, itself `Sendable`; `isEqual` is immutable
+// and only ever `==` of a `Sendable` type or nil.
+extension CurrentValue: @unchecked Sendable where T: Sendable {}

@@ -1,0 +1,230 @@
+import Dispatch
+import IndefiniteObservable
+
+/// A source of values that many subscribers share and that its owner sends values into.
+///
+/// ```swift
+/// let downloads = Emitter<Int>()
+/// var seen: [Int] = []
+/// downloads.subscribe { seen.append($0) }
+/// downloads.send(1)
+/// downloads.send(2)
+/// // seen == [1, 2]
+/// ```
+///
+/// An emitter is a `ValueObservable`: operators and code that takes a stream work with it.
+/// Hand out `emitter as ValueObservable<T>` to let others subscribe but not send. Beside the
+/// plain `subscribe(_:)`, a subscription can ask for a delivery queue, the last
+/// value at once (`replayingLast`), a limit on its number of values, or to be bound to an owner
+/// object and end when the owner is deallocated.
+///
+/// - Threading: ``send(_:)``, subscribing and unsubscribing are safe from any thread, at once.
+///   Subscribers are called synchronously on the sending thread, unless they gave a queue.
+///   Values from one thread arrive in the order it sent them (for a queue subscriber, when the
+///   queue is serial). Values sent from several threads at once reach a subscriber (and the
+///   operators chained on the emitter) on several threads at once: subscribe with a serial queue
+///   if it needs them one at a time.
+/// - Unsubscribing: once `unsubscribe()` returns, no delivery to that subscription
+///   begins, including values already waiting on its queue. A delivery that had begun on another
+///   thread may still be running.
+/// - Re-entrancy: a subscriber may send, subscribe or unsubscribe from its callback. No callback
+///   runs while an internal lock is held, so nothing deadlocks. A value sent from a callback is
+///   delivered at once to every subscriber, before the outer send goes on (as Combine does):
+///   subscribers after the sending one see the inner value first. A subscriber added during a
+///   send does not receive that send's value; one removed during it and not yet reached does
+///   not either.
+/// - Lifetime: the emitter keeps its subscribers' closures until they unsubscribe, reach their
+///   limit or lose their owner; then it releases them. A subscription does not keep the emitter
+///   alive, and unsubscribing after the emitter is gone does nothing. The emitter keeps the last
+///   value sent (see ``lastValue``), for subscribers that ask to replay it.
+/// - Sendable when `T` is: share it across threads and actors freely. Subscriber closures are not
+///   required to be `@Sendable`: they run where the values are sent from (or on their queue), and
+///   making that safe for what they capture is up to the code that sends and subscribes.
+public final class Emitter<T>: ValueObservable<T> {
+  @usableFromInline let storage: MulticastStorage<T>
+
+  /// Ends every subscription and releases the last value: the subscribers' closures are released
+  /// now, and a subscription unsubscribed later finds nothing to end.
+  deinit {
+    storage.close()
+  }
+
+  /// Creates an emitter with no subscribers and no last value.
+  public init() {
+    let storage = MulticastStorage<T>(kind: .emitter)
+    self.storage = storage
+    super.init { observer in storage.subscribe(.plain(observer.next)) }
+  }
+
+  /// Delivers `value` to every current subscriber and keeps it as the last value.
+  ///
+  /// Synchronous subscribers have been called when this returns (on this thread, in the order
+  /// they subscribed); queue subscribers have their delivery enqueued. Callable from any
+  /// thread, including from a subscriber (see the type's re-entrancy rule). It allocates nothing
+  /// unless a subscriber has a queue or a limited subscription ends during it.
+  @inlinable
+  public func send(_ value: T) {
+    storage.send(value)
+  }
+
+  /// Subscribes `next`, optionally starting with the last value sent or stopping after a number
+  /// of values. `next` runs synchronously on the sending thread.
+  ///
+  /// ```swift
+  /// let status = Emitter<String>()
+  /// status.send("idle")
+  /// status.subscribe(replayingLast: true, limit: 1) { print($0) }  // prints "idle", then ends
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - replayingLast: Deliver the last value sent, if any, before this returns. Values sent
+  ///     from other threads meanwhile arrive after it, never before.
+  ///   - limit: End the subscription after this many values (the replayed one included); nil
+  ///     for no limit. A limit of zero or less delivers nothing.
+  ///   - next: Called with each value.
+  /// - Returns: The subscription; dropping it does not unsubscribe.
+  @discardableResult
+  public func subscribe(
+    replayingLast: Bool = false,
+    limit: Int? = nil,
+    _ next: @escaping (T) -> Void
+  ) -> Subscription {
+    Subscription(storage.subscribe(.plain(next), replay: replayingLast, limit: limit))
+  }
+
+  /// Subscribes `next` bound to `owner`: `next` receives the owner with each value, the owner
+  /// is held weakly, and the subscription ends when the owner is deallocated.
+  ///
+  /// ```swift
+  /// final class Badge {
+  ///   var count = 0
+  /// }
+  /// let messages = Emitter<String>()
+  /// let badge = Badge()
+  /// messages.subscribe(badge) { badge, _ in badge.count += 1 }
+  /// ```
+  ///
+  /// Attach and forget: no need to keep the subscription or to unsubscribe in `deinit`. Use the
+  /// `owner` argument in `next`, not a strong capture of the owner, or the emitter keeps the
+  /// owner alive. A lost owner's subscription is removed at the next send, subscribe or
+  /// ``subscriberCount``, and never called again.
+  ///
+  /// - Parameters: See ``subscribe(replayingLast:limit:_:)``.
+  @discardableResult
+  public func subscribe<Owner: AnyObject>(
+    _ owner: Owner,
+    replayingLast: Bool = false,
+    limit: Int? = nil,
+    _ next: @escaping (Owner, T) -> Void
+  ) -> Subscription {
+    Subscription(storage.subscribe(.bound(to: owner, next), replay: replayingLast, limit: limit))
+  }
+
+  /// Ends every subscription bound to `owner`.
+  ///
+  /// No delivery to them begins after this returns; their `Subscription` objects are left as
+  /// they are (unsubscribing them later does nothing).
+  public func unsubscribe(_ owner: AnyObject) {
+    let id = ObjectIdentifier(owner)
+    storage.endAll { $0.ownerID == id }
+  }
+
+  /// Ends every subscription: no delivery to any of them begins after this returns.
+  public func unsubscribeAll() {
+    storage.endAll()
+  }
+
+  /// The last value sent, or nil before the first send.
+  ///
+  /// The emitter keeps it alive until the next send replaces it or the emitter is deallocated.
+  public var lastValue: T? {
+    storage.read().value
+  }
+
+  /// The number of subscriptions that have not ended, for diagnostics.
+  ///
+  /// Subscriptions whose owner is gone are removed first. Another thread may change the number
+  /// as soon as it is read.
+  public var subscriberCount: Int {
+    storage.subscriberCount
+  }
+
+  /// The number of values sent since the emitter was created or ``resetSendCount()`` was
+  /// called, for diagnostics.
+  public var sendCount: Int {
+    storage.lock.withLock { _ in storage.sendCount }
+  }
+
+  /// Sets ``sendCount`` back to zero.
+  public func resetSendCount() {
+    storage.lock.withLock { _ in storage.sendCount = 0 }
+  }
+
+  /// The number of subscribers above which subscribing fails an assertion; 100 by default.
+  ///
+  /// A guard against runaway subscription (subscribing in a loop, or never unsubscribing): in a
+  /// debug build, subscribing past the limit stops the program with a message that names the
+  /// emitter's type and the count; in a release build the check does nothing. Raise it for
+  /// emitters that legitimately have many subscribers; `Int.max` turns the check off.
+  public var maxSubscribers: Int {
+    get { storage.lock.withLock { _ in storage.maxSubscribers } }
+    set { storage.lock.withLock { _ in storage.maxSubscribers = newValue } }
+  }
+}
+
+extension Emitter where T: Sendable {
+  /// Subscribes `next` to be called on `queue`, optionally starting with the last value sent
+  /// or stopping after a number of values.
+  ///
+  /// Each value is delivered with `queue.async`; on a serial queue, values from one sending
+  /// thread arrive in order, after the replayed value. A value waiting on the queue is dropped
+  /// if the subscription has ended by the time the queue runs it.
+  ///
+  /// - Parameters: See ``subscribe(replayingLast:limit:_:)``; a limit counts the values
+  ///   enqueued.
+  @discardableResult
+  public func subscribe(
+    on queue: DispatchQueue,
+    replayingLast: Bool = false,
+    limit: Int? = nil,
+    _ next: @escaping (T) -> Void
+  ) -> Subscription {
+    Subscription(
+      storage.subscribe(.plain(next), queue: queue, replay: replayingLast, limit: limit))
+  }
+
+  /// Subscribes `next` bound to `owner` (see ``subscribe(_:replayingLast:limit:_:)``), to be
+  /// called on `queue` (see ``subscribe(on:replayingLast:limit:_:)``).
+  ///
+  /// The owner is checked on the queue, right before each call.
+  @discardableResult
+  public func subscribe<Owner: AnyObject>(
+    _ owner: Owner,
+    on queue: DispatchQueue,
+    replayingLast: Bool = false,
+    limit: Int? = nil,
+    _ next: @escaping (Owner, T) -> Void
+  ) -> Subscription {
+    Subscription(
+      storage.subscribe(
+        .bound(to: owner, next), queue: queue, replay: replayingLast, limit: limit))
+  }
+}
+
+extension Emitter where T == Void {
+  /// Sends an event that carries no value: `send()` for `send(())`.
+  ///
+  /// ```swift
+  /// let didTap = Emitter<Void>()
+  /// didTap.subscribe { print("tapped") }
+  /// didTap.send()
+  /// ```
+  @inlinable
+  public func send() {
+    send(())
+  }
+}
+
+// `@unchecked` because the superclass is not `Sendable`: its only state is the connect closure,
+// immutable, which captures nothing but the storage, itself `Sendable`.
+extension Emitter: @unchecked Sendable where T: Sendable {}

@@ -1,0 +1,356 @@
+import Dispatch
+import IndefiniteObservable
+
+/// The subscriber list and last value shared by ``Emitter`` and ``CurrentValue``.
+///
+/// **Send path.** `send` takes the lock only to copy the subscriber array (a retain: the array
+/// is copy-on-write, so nothing is allocated), store the value and count the send; it then
+/// releases the lock and calls each subscriber from that snapshot. Before each call it reads the
+/// entry's atomic state: a plain subscriber that is still subscribed is called directly; any
+/// other goes through `deliverSlowly` (queue, limit, owner, replay in progress). Unsubscribing
+/// stores "ended" into that state before it removes the entry, so no delivery begins after
+/// `unsubscribe()` returns, at the price of one acquire load per delivery.
+///
+/// **No callback under the lock.** Subscribers, and the deinits of anything this type releases
+/// (replaced last values, removed entries and the closures they hold), run after the lock is
+/// released. Calls into Dispatch (`async`) are the only work besides bookkeeping done under it.
+///
+/// `@unchecked Sendable`: `entries`, `last`, `version`, `sendCount`, `maxSubscribers`, `nextID`
+/// and `ownerBoundCount`, and the `pending` values of every entry, are read and written only
+/// inside `lock.withLock`; the rest is immutable. They are fields beside the lock rather than
+/// inside it so that `send`, inlined into the caller, reaches each with one load.
+@usableFromInline
+final class MulticastStorage<T>: @unchecked Sendable {
+  /// What owns the storage, for diagnostics.
+  enum Kind: String {
+    case emitter = "Emitter"
+    case currentValue = "CurrentValue"
+  }
+
+  @usableFromInline let lock = LockedState(())
+
+  // The four properties that `send` touches are accessed only under `lock`, and no callback runs
+  // while it is held, so two accesses to one of them can never overlap: the lock enforces
+  // exclusive access. `@exclusivity(unchecked)` drops the runtime's own check, which `send`
+  // would otherwise pay on every call, because it is inlined into other modules.
+
+  /// The subscribers, in subscription order (so in increasing `id` order).
+  @exclusivity(unchecked) @usableFromInline var entries: ContiguousArray<MulticastEntry<T>> = []
+  /// The last value sent (or the current value of a ``CurrentValue``).
+  @exclusivity(unchecked) @usableFromInline var last: T?
+  /// Counts the values stored, for compare-and-send.
+  @exclusivity(unchecked) @usableFromInline var version = 0
+  /// Counts sends, for diagnostics; can be reset.
+  @exclusivity(unchecked) @usableFromInline var sendCount = 0
+  var maxSubscribers = 100
+  private var nextID = 0
+  private var ownerBoundCount = 0
+  private let kind: Kind
+
+  init(kind: Kind, last: T? = nil) {
+    self.kind = kind
+    self.last = last
+  }
+
+  // MARK: Sending
+
+  /// Stores `value` as the last value and delivers it to every current subscriber.
+  @inlinable
+  func send(_ value: T) {
+    var replaced: T? = value
+    let subscribers = lock.withLock { _ in
+      swap(&replaced, &last)
+      version &+= 1
+      sendCount &+= 1
+      return entries  // A retain, not a copy.
+    }
+    withExtendedLifetime(replaced) {}  // The previous value is released here, outside the lock.
+    deliver(value, to: subscribers)
+  }
+
+  /// Calls every subscriber of `subscribers` that is still subscribed.
+  ///
+  /// `subscribers` keeps every entry alive until the loop ends, however the list changes
+  /// meanwhile (a change copies the array, leaving this snapshot as it was), so each entry is
+  /// borrowed from it rather than retained: a retain and a release are two atomic operations per
+  /// delivery, most of what a delivery would cost otherwise.
+  @inlinable
+  func deliver(_ value: T, to subscribers: ContiguousArray<MulticastEntry<T>>) {
+    subscribers.withUnsafeBufferPointer { entries in
+      for index in entries.indices {
+        Unmanaged.passUnretained(entries[index])._withUnsafeGuaranteedRef { entry in
+          deliver(value, to: entry)
+        }
+      }
+    }
+  }
+
+  /// Calls `entry` if it is still subscribed.
+  @inlinable
+  func deliver(_ value: T, to entry: MulticastEntry<T>) {
+    let state = entry.state.delivery
+    if state == MulticastState.fast {
+      entry.next(value)  // The fast path: a plain subscriber that is still subscribed.
+    } else if state == MulticastState.bound, let owner = entry.owner {
+      entry.boundNext?(owner, value)  // An owner-bound subscriber whose owner is alive.
+    } else {
+      deliverSlowly(value, to: entry)
+    }
+  }
+
+  /// Delivers to an entry that the send loop does not call directly: one that has ended, lost
+  /// its owner, is receiving its replay, or has a queue or a limit.
+  @usableFromInline
+  func deliverSlowly(_ value: T, to entry: MulticastEntry<T>) {
+    var state = entry.state.delivery
+    if state == MulticastState.replaying {
+      // The replay must arrive first: park the value for the replaying thread to deliver.
+      let parked: Bool = lock.withLock { _ in
+        guard entry.state.delivery == MulticastState.replaying else { return false }
+        entry.pending.append(value)
+        return true
+      }
+      if parked { return }
+      state = entry.state.delivery
+    }
+    if state == MulticastState.fast {
+      entry.next(value)
+    } else if state == MulticastState.bound {
+      call(value, entry)
+    } else if state == MulticastState.active {
+      if let queue = entry.queue {
+        guard takeDelivery(from: entry) else { return }
+        enqueue(value, for: entry, on: queue)
+      } else {
+        callSynchronously(value, entry)
+      }
+    }
+  }
+
+  /// Calls the subscriber of `entry` on this thread, if its limit and owner allow.
+  private func callSynchronously(_ value: T, _ entry: MulticastEntry<T>) {
+    guard takeDelivery(from: entry) else { return }
+    call(value, entry)
+  }
+
+  /// Calls the subscriber unless its owner is gone, in which case the subscription ends.
+  fileprivate func call(_ value: T, _ entry: MulticastEntry<T>) {
+    if !entry.call(value) { end(entry) }
+  }
+
+  /// Delivers `value` to a queue subscriber; the delivery is dropped if the subscription has
+  /// ended by the time the queue runs it.
+  private func enqueue(_ value: T, for entry: MulticastEntry<T>, on queue: DispatchQueue) {
+    let delivery = QueuedDelivery(storage: self, entry: entry, value: value)
+    queue.async(execute: delivery.run)
+  }
+
+  /// Takes one of a limited subscription's deliveries; true for an unlimited one. Taking the
+  /// last delivery removes the entry from the list (it stays active, so that a last delivery
+  /// waiting on a queue still runs).
+  private func takeDelivery(from entry: MulticastEntry<T>) -> Bool {
+    guard entry.isLimited else { return true }
+    let before = entry.state.takeDelivery()
+    if before == 1 { remove(id: entry.id) }
+    return before > 0
+  }
+
+  // MARK: Subscribing
+
+  /// Adds a subscriber and returns the disconnect that ends it.
+  ///
+  /// - Parameters:
+  ///   - replay: Deliver the last value, if there is one, before any later value.
+  ///   - limit: End after this many deliveries (the replay included); nil for no limit. A
+  ///     non-positive limit delivers nothing: the subscription has ended when this returns.
+  func subscribe(
+    _ subscriber: MulticastSubscriber<T>,
+    queue: DispatchQueue? = nil,
+    replay: Bool = false,
+    limit: Int? = nil
+  ) -> Disconnect {
+    if let limit, limit <= 0 { return noopDisconnect }
+    sweepLostOwners()
+
+    let (entry, replayValue, count, maxSubscribers) = lock.withLock { _ in
+      nextID += 1
+      // A synchronous replay is delivered below, outside the lock; sends that reach the entry
+      // meanwhile park their values in it, so that the replay arrives first.
+      let replaysHere = replay && last != nil && queue == nil
+      let entry = MulticastEntry(
+        id: nextID, subscriber: subscriber, queue: queue, limit: limit, replaying: replaysHere)
+      var keep = true
+      if replay, let last, let queue {
+        // Enqueued under the lock, so that it reaches the queue before any later send's value.
+        if entry.isLimited { keep = entry.state.takeDelivery() > 1 }
+        enqueue(last, for: entry, on: queue)
+      }
+      if keep {
+        entries.append(entry)
+        if entry.ownerID != nil { ownerBoundCount += 1 }
+      }
+      return (entry, replaysHere ? last : nil, entries.count, self.maxSubscribers)
+    }
+
+    if count > maxSubscribers {
+      assertionFailure(
+        """
+        \(kind.rawValue)<\(T.self)> has \(count) subscribers, more than its maxSubscribers \
+        (\(maxSubscribers)): subscriptions may be leaking. Raise maxSubscribers if this many \
+        is intended.
+        """)
+    }
+    if let replayValue { deliverReplay(replayValue, to: entry) }
+
+    let state = entry.state
+    let id = entry.id
+    // The disconnect keeps the storage, not the emitter: when the emitter goes, its deinit ends
+    // every subscription, so all that a subscription left behind keeps is this small object. A
+    // strong reference rather than a weak one: a weak reference gives the storage a side table,
+    // which LeakSanitizer reports as a leak when the storage lives as long as the process.
+    return {
+      state.end()
+      self.remove(id: id)
+    }
+  }
+
+  /// Delivers a synchronous subscriber's replay, then the values parked while it ran, until
+  /// none are left; then the entry receives values directly.
+  private func deliverReplay(_ replay: T, to entry: MulticastEntry<T>) {
+    var batch = [replay]
+    while true {
+      for value in batch {
+        guard entry.state.delivery == MulticastState.replaying else { return }
+        callSynchronously(value, entry)
+      }
+      batch = lock.withLock { _ in
+        let parked = entry.pending
+        entry.pending = []
+        if parked.isEmpty {
+          _ = entry.state.exchange(MulticastState.replaying, for: entry.activeState)
+        }
+        return parked
+      }
+      if batch.isEmpty { return }
+    }
+  }
+
+  // MARK: Ending subscriptions
+
+  /// Ends a subscription: no delivery to it begins after this returns.
+  func end(_ entry: MulticastEntry<T>) {
+    entry.state.end()
+    remove(id: entry.id)
+  }
+
+  /// Drops an entry from the list; its closure is released outside the lock.
+  private func remove(id: Int) {
+    let removed: MulticastEntry<T>? = lock.withLock { _ in
+      guard let index = index(of: id) else { return nil }
+      let removed = entries.remove(at: index)
+      if removed.ownerID != nil { ownerBoundCount -= 1 }
+      return removed
+    }
+    withExtendedLifetime(removed) {}
+  }
+
+  /// Where the entry with `id` is in `entries`, found by binary search: entries are appended
+  /// with increasing ids and never reordered. Call under the lock.
+  private func index(of id: Int) -> Int? {
+    var low = 0
+    var high = entries.count
+    while low < high {
+      let middle = (low + high) / 2
+      if entries[middle].id < id { low = middle + 1 } else { high = middle }
+    }
+    return low < entries.count && entries[low].id == id ? low : nil
+  }
+
+  /// Ends every subscription for which `shouldEnd` is true (every one when nil).
+  func endAll(where shouldEnd: ((MulticastEntry<T>) -> Bool)? = nil) {
+    var ended: ContiguousArray<MulticastEntry<T>> = []
+    lock.withLock { _ in
+      if let shouldEnd {
+        var kept: ContiguousArray<MulticastEntry<T>> = []
+        for entry in entries {
+          if shouldEnd(entry) { ended.append(entry) } else { kept.append(entry) }
+        }
+        entries = kept
+      } else {
+        swap(&ended, &entries)
+      }
+      for entry in ended {
+        entry.state.end()
+        if entry.ownerID != nil { ownerBoundCount -= 1 }
+      }
+    }
+    withExtendedLifetime(ended) {}
+  }
+
+  /// What the emitter or current value does when it goes: ends every subscription and releases
+  /// the last value, outside the lock. The storage itself lives on, empty, for as long as a
+  /// subscription's disconnect refers to it.
+  func close() {
+    endAll()
+    let released = lock.withLock { _ in
+      defer { last = nil }
+      return last
+    }
+    withExtendedLifetime(released) {}
+  }
+
+  /// Ends the subscriptions whose owner has been deallocated. Owners are checked outside the
+  /// lock: reading a weak reference can release the last strong one and run a deinit.
+  func sweepLostOwners() {
+    let entries: ContiguousArray<MulticastEntry<T>> = lock.withLock { _ in
+      ownerBoundCount > 0 ? self.entries : []
+    }
+    for entry in entries where entry.hasLostItsOwner { end(entry) }
+  }
+
+  // MARK: Reading
+
+  /// The number of subscribers, after ending those whose owner is gone.
+  var subscriberCount: Int {
+    sweepLostOwners()
+    return lock.withLock { _ in entries.count }
+  }
+
+  /// The last value and its version, for compare-and-send.
+  @usableFromInline
+  func read() -> (value: T?, version: Int) {
+    lock.withLock { _ in (last, version) }
+  }
+
+  /// Sends `value` if no value was stored since `version` was read; false otherwise.
+  @inlinable
+  func send(_ value: T, ifVersion expected: Int) -> Bool {
+    var replaced: T? = value
+    let subscribers: ContiguousArray<MulticastEntry<T>>? = lock.withLock { _ in
+      guard version == expected else { return nil }
+      swap(&replaced, &last)
+      version &+= 1
+      sendCount &+= 1
+      return entries
+    }
+    guard let subscribers else { return false }
+    withExtendedLifetime(replaced) {}
+    deliver(value, to: subscribers)
+    return true
+  }
+}
+
+/// A value on its way to a queue subscriber.
+///
+/// `@unchecked Sendable`: it carries the value and the subscriber across to the queue, which is
+/// what the subscriber asked for; the public APIs that take a queue require `T: Sendable`.
+private struct QueuedDelivery<T>: @unchecked Sendable {
+  let storage: MulticastStorage<T>
+  let entry: MulticastEntry<T>
+  let value: T
+
+  @Sendable func run() {
+    guard entry.state.delivery != MulticastState.ended else { return }
+    storage.call(value, entry)
+  }
+}

@@ -1,0 +1,47 @@
+import Dispatch
+
+/// Reads a descriptor that this module keeps for the life of the process (the signal self-pipe,
+/// the inotify instance) and hands each chunk read to `receive`, on one serial queue.
+///
+/// Such a descriptor is shared by every stream of its kind and never closed, so it is read with
+/// one Dispatch read source made once, not with the per-subscription readers of
+/// ``FileDescriptors``, which close their descriptor when the subscription ends.
+///
+/// `@unchecked Sendable`: `source` is kept only so that it lives as long as the channel, and is
+/// never used after `init`; the rest is immutable and `Sendable`.
+final class ProcessChannel: @unchecked Sendable {
+  private let fd: Int32
+  private let queue: DispatchQueue
+  private let receive: @Sendable (UnsafeRawBufferPointer) -> Void
+  private let source: any DispatchSourceRead
+
+  /// Starts reading `fd`, a non-blocking descriptor, on a serial queue labelled `label`.
+  init(fd: Int32, label: String, receive: @escaping @Sendable (UnsafeRawBufferPointer) -> Void) {
+    self.fd = fd
+    self.receive = receive
+    let queue = DispatchQueue(label: label)
+    self.queue = queue
+    let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+    source.setEventHandler { [fd, receive] in Self.drain(fd, into: receive) }
+    source.activate()
+    self.source = source
+  }
+
+  /// Reads and hands on everything waiting in the descriptor now, on the channel's queue, and
+  /// returns once that is done: whatever was written before this call has been received.
+  func drainNow() {
+    queue.sync { Self.drain(fd, into: receive) }
+  }
+
+  /// Reads until the descriptor has nothing more for now. Dispatch on Linux signals new data
+  /// only once, so a handler that left bytes behind would never be called for them.
+  private static func drain(
+    _ fd: Int32, into receive: (UnsafeRawBufferPointer) -> Void
+  ) {
+    withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 8) { buffer in
+      while case .success(let count) = System.read(fd, into: buffer), count > 0 {
+        receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+      }
+    }
+  }
+}

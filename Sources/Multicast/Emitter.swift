@@ -152,12 +152,12 @@ public final class Emitter<T>: ValueObservable<T> {
   /// The number of values sent since the emitter was created or ``resetSendCount()`` was
   /// called, for diagnostics.
   public var sendCount: Int {
-    storage.lock.withLock { _ in storage.sendCount }
+    storage.locked.withLock { $0.sendCount }
   }
 
   /// Sets ``sendCount`` back to zero.
   public func resetSendCount() {
-    storage.lock.withLock { _ in storage.sendCount = 0 }
+    storage.locked.withLock { $0.sendCount = 0 }
   }
 
   /// The number of subscribers above which subscribing fails an assertion; 100 by default.
@@ -167,8 +167,8 @@ public final class Emitter<T>: ValueObservable<T> {
   /// emitter's type and the count; in a release build the check does nothing. Raise it for
   /// emitters that legitimately have many subscribers; `Int.max` turns the check off.
   public var maxSubscribers: Int {
-    get { storage.lock.withLock { _ in storage.maxSubscribers } }
-    set { storage.lock.withLock { _ in storage.maxSubscribers = newValue } }
+    get { storage.locked.withLock { $0.maxSubscribers } }
+    set { storage.locked.withLock { $0.maxSubscribers = newValue } }
   }
 }
 

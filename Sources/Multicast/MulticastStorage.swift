@@ -48,25 +48,31 @@ final class MulticastStorage<T>: @unchecked Sendable {
   private var nextID = 0
   private var ownerBoundCount = 0
   private let kind: Kind
+  /// Whether a send stores its value in `last`; false for an emitter made with
+  /// `keepsLastValue: false`, whose `last` stays nil.
+  @usableFromInline let keepsLast: Bool
 
-  init(kind: Kind, last: T? = nil) {
+  init(kind: Kind, last: T? = nil, keepsLast: Bool = true) {
     self.kind = kind
     self.last = last
+    self.keepsLast = keepsLast
   }
 
   // MARK: Sending
 
-  /// Stores `value` as the last value and delivers it to every current subscriber.
+  /// Stores `value` as the last value (unless the storage keeps none) and delivers it to every
+  /// current subscriber.
   @inlinable
   func send(_ value: T) {
     var replaced: T? = value
     let subscribers = lock.withLock { _ in
-      swap(&replaced, &last)
+      if keepsLast { swap(&replaced, &last) }
       version &+= 1
       sendCount &+= 1
       return entries  // A retain, not a copy.
     }
-    withExtendedLifetime(replaced) {}  // The previous value is released here, outside the lock.
+    // The previous value (or this one, when none is kept) is released here, outside the lock.
+    withExtendedLifetime(replaced) {}
     deliver(value, to: subscribers)
   }
 
@@ -314,7 +320,7 @@ final class MulticastStorage<T>: @unchecked Sendable {
     var replaced: T? = value
     let subscribers: ContiguousArray<MulticastEntry<T>>? = lock.withLock { _ in
       guard version == expected else { return nil }
-      swap(&replaced, &last)
+      if keepsLast { swap(&replaced, &last) }
       version &+= 1
       sendCount &+= 1
       return entries

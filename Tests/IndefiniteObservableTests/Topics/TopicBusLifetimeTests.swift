@@ -132,7 +132,8 @@ private final class Party: Sendable {}
     let owner = Party()
     let keeper = Party()
     let shown = Recorder<String>()
-    bus.subscribeOnMainActor(owner, to: topic) { _, event in shown.record("owner \(event.payload)")
+    bus.subscribeOnMainActor(owner, to: topic) { _, event in
+      shown.record("owner \(event.payload)")
     }
     bus.subscribeOnMainActor(owner, to: other) { _, event in
       shown.record("owner \(event.payload)")

@@ -42,16 +42,23 @@ import Synchronization
 ///   once); each delivery is then an atomic load and the call, plus a weak load for a sender
 ///   filter and an atomic exchange for `once`. It allocates nothing per delivery.
 public final class TopicBus: Sendable {
+  // `publish`, the synchronous `subscribe`s and `events` are `@inlinable`, so that the caller's
+  // compiler specializes them, and the closures they hand to the emitter, for the payload type.
+  // Unspecialized, each publish and each delivery looked up the generic metadata of the event's
+  // types at run time: about 5,000 instructions for a publish to one subscriber, against about
+  // 1,100 specialized (measured with callgrind; see the branch's report).
+
   /// A topic's channel, and how many of the topic's subscriptions have not been released yet.
-  private struct Filed {
-    let channel: any AnyTopicChannel
+  @usableFromInline
+  struct Filed: Sendable {
+    @usableFromInline let channel: any AnyTopicChannel
     var subscriptions: Int
   }
 
-  // The topics that have subscriptions. A channel is filed by the first subscription to its
-  // topic and taken out when the last one is released (see `subscriberLeft`); channels are
-  // created under the lock, and released after it.
-  private let table = Mutex<[TopicKey: Filed]>([:])
+  /// The topics that have subscriptions. A channel is filed by the first subscription to its
+  /// topic and taken out when the last one is released (see `subscriberLeft`); channels are
+  /// created under the lock, and released after it.
+  @usableFromInline let table = Mutex<[TopicKey: Filed]>([:])
 
   /// Creates an empty bus.
   public init() {}
@@ -77,6 +84,7 @@ public final class TopicBus: Sendable {
   ///     alive while it is delivered.
   ///   - isolation: Where the caller runs; leave the default. When it is the main actor,
   ///     main-actor handlers are called at once instead of in a later main-actor task.
+  @inlinable
   public func publish<Payload>(
     _ topic: Topic<Payload>, _ payload: Payload, from sender: (any AnyObject & Sendable)? = nil,
     isolation: isolated (any Actor)? = #isolation
@@ -104,6 +112,7 @@ public final class TopicBus: Sendable {
   /// Each subscription of the stream is one subscriber of the bus; values arrive on the
   /// publishing thread, as for `ValueObservable` in general. The stream keeps the bus alive;
   /// it keeps `sender` weakly.
+  @inlinable
   public func events<Payload>(
     _ topic: Topic<Payload>, from sender: (any AnyObject & Sendable)? = nil
   ) -> ValueObservable<TopicEvent<Payload>> {
@@ -136,6 +145,7 @@ public final class TopicBus: Sendable {
   ///   - handler: Called with each delivered event, on the publishing thread, with no lock held.
   /// - Returns: The subscription; dropping it does not unsubscribe.
   @discardableResult
+  @inlinable
   public func subscribe<Payload>(
     to topic: Topic<Payload>, from sender: (any AnyObject & Sendable)? = nil, once: Bool = false,
     _ handler: @escaping @Sendable (TopicEvent<Payload>) -> Void
@@ -158,6 +168,7 @@ public final class TopicBus: Sendable {
   /// and no reference cycle forms. Parameters and threading are as for
   /// ``subscribe(to:from:once:_:)``.
   @discardableResult
+  @inlinable
   public func subscribe<Owner: AnyObject & Sendable, Payload>(
     _ owner: Owner, to topic: Topic<Payload>, from sender: (any AnyObject & Sendable)? = nil,
     once: Bool = false, _ handler: @escaping @Sendable (Owner, TopicEvent<Payload>) -> Void
@@ -193,6 +204,7 @@ public final class TopicBus: Sendable {
 
   /// Makes one subscription to `topic`: `subscribe` subscribes to the topic's emitter a closure
   /// that consults `state`, and returns the emitter's subscription, which is returned.
+  @usableFromInline
   func add<Payload>(
     _ topic: Topic<Payload>, sender: (any AnyObject & Sendable)?, once: Bool,
     _ subscribe: (Emitter<TopicMessage<Payload>>, TopicSubscriberState) -> Subscription
@@ -235,16 +247,17 @@ public final class TopicBus: Sendable {
 ///
 /// `resolve()` is nil when a sender was given and is gone (nothing can match any more), and
 /// `.some(nil)` when no sender was given.
+@usableFromInline
 struct WeakSender: Sendable {
-  private let wasGiven: Bool
-  private weak var sender: (any AnyObject & Sendable)?
+  @usableFromInline let wasGiven: Bool
+  @usableFromInline weak var sender: (any AnyObject & Sendable)?
 
-  init(_ sender: (any AnyObject & Sendable)?) {
+  @inlinable init(_ sender: (any AnyObject & Sendable)?) {
     wasGiven = sender != nil
     self.sender = sender
   }
 
-  func resolve() -> (any AnyObject & Sendable)?? {
+  @inlinable func resolve() -> (any AnyObject & Sendable)?? {
     guard wasGiven else { return .some(nil) }
     guard let sender else { return nil }
     return .some(sender)

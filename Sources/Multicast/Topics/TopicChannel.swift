@@ -1,6 +1,7 @@
 import IndefiniteObservable
 
 /// What a topic's emitter carries: an event, or word that an owner's subscriptions end.
+@usableFromInline
 enum TopicMessage<Payload: Sendable>: Sendable {
   /// An event published on the topic, and whether its publisher was isolated to the main actor
   /// (so that main-actor subscribers may be called at once).
@@ -11,6 +12,7 @@ enum TopicMessage<Payload: Sendable>: Sendable {
 }
 
 /// A topic's channel, whatever its payload type, as a ``TopicBus``'s table holds it.
+@usableFromInline
 protocol AnyTopicChannel: AnyObject, Sendable {
   /// Ends every subscription of `owner` to this topic: no call of their handlers begins after
   /// this returns, and their queued main-actor events are dropped.
@@ -23,9 +25,10 @@ protocol AnyTopicChannel: AnyObject, Sendable {
 /// Each subscription of the topic is one subscription of the emitter. The emitter keeps no last
 /// value, so it keeps no event (nor the sender an event holds) after a publish returns; it has
 /// no subscriber limit, since a topic may legitimately have many.
+@usableFromInline
 final class TopicChannel<Payload: Sendable>: AnyTopicChannel {
   /// The emitter whose subscribers are the topic's.
-  let emitter: Emitter<TopicMessage<Payload>>
+  @usableFromInline let emitter: Emitter<TopicMessage<Payload>>
 
   /// A channel with no subscribers.
   init() {
@@ -33,6 +36,7 @@ final class TopicChannel<Payload: Sendable>: AnyTopicChannel {
     emitter.maxSubscribers = .max
   }
 
+  @usableFromInline
   func endSubscriptions(of owner: AnyObject) {
     // Synchronous subscriptions are bound to their owner in the emitter.
     emitter.unsubscribe(owner)

@@ -8,6 +8,7 @@ import Synchronization
 /// The closure subscribed to the topic's emitter is its only strong holder, so it lives exactly
 /// as long as the emitter keeps the subscription; its `deinit` then tells the bus, which drops
 /// a topic whose last subscription is gone.
+@usableFromInline
 final class TopicSubscriberState: Sendable {
   /// The emitter subscription, once known, or whether the subscription has ended.
   private enum Link {
@@ -21,11 +22,11 @@ final class TopicSubscriberState: Sendable {
 
   private weak let bus: TopicBus?
   private let key: TopicKey
-  private let filtersSender: Bool
-  private weak let sender: (any AnyObject & Sendable)?
-  private let once: Bool
-  // Set by the delivery that takes a `once` subscription's event.
-  private let claimed = Atomic(false)
+  @usableFromInline let filtersSender: Bool
+  @usableFromInline weak let sender: (any AnyObject & Sendable)?
+  @usableFromInline let once: Bool
+  /// Set by the delivery that takes a `once` subscription's event.
+  @usableFromInline let claimed = Atomic(false)
   private let link = Mutex(Link.pending)
 
   /// The state of a subscription to `key` in `bus` (kept weakly, as is `sender`).
@@ -43,7 +44,7 @@ final class TopicSubscriberState: Sendable {
   /// `once` subscription, is the one event it takes, in which case the subscription ends.
   ///
   /// A filter whose sender is gone matches nothing again, so the subscription ends.
-  @inline(__always)
+  @inlinable
   func admits(sender eventSender: AnyObject?) -> Bool {
     if filtersSender {
       guard let sender else {
@@ -72,6 +73,7 @@ final class TopicSubscriberState: Sendable {
 
   /// Ends the subscription: once this returns (or, before ``attach(_:)``, once that returns), no
   /// delivery to it begins. Idempotent.
+  @usableFromInline
   func end() {
     let subscription: Subscription? = link.withLock { link in
       defer { link = .ended }

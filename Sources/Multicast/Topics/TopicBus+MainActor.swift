@@ -80,8 +80,12 @@ extension TopicBus {
         }
       }
     }
-    return Subscription {
-      delivery.cancel()
+    // The delivery, and with it the handler, is kept by the emitter's subscription (and by a
+    // main-actor task while events wait for it), not by the returned subscription: a
+    // subscription that ends by itself (its sender or owner gone, its owner unsubscribed, its
+    // once-event delivered) releases the handler even if its `Subscription` is kept.
+    return Subscription { [weak delivery] in
+      delivery?.cancel()
       subscription.unsubscribe()
     }
   }

@@ -152,6 +152,24 @@ private final class Party: Sendable {}
     bus.unsubscribeAll(keeper)
   }
 
+  @Test @MainActor func aMainActorHandlerIsReleasedAtThePublishThatFindsItsSenderGone() {
+    // The subscription is kept, not unsubscribed: the bus alone must let go of the handler.
+    let bus = TopicBus()
+    let topic = Topic<String>("title")
+    weak var weakCaptured: Parcel?
+    let subscription: Subscription
+    do {
+      let sender = Party()
+      let captured = Parcel()
+      weakCaptured = captured
+      subscription = bus.subscribeOnMainActor(to: topic, from: sender) { _ in _ = captured }
+    }
+    #expect(weakCaptured != nil)
+    bus.publish(topic, "x")
+    #expect(weakCaptured == nil)
+    withExtendedLifetime(subscription) {}
+  }
+
   @Test @MainActor func aMainActorOwnerSubscriptionMadeAfterAnUnsubscribeIsUntouchedByIt() {
     let bus = TopicBus()
     let topic = Topic<String>("title")

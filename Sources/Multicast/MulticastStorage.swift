@@ -56,25 +56,31 @@ final class MulticastStorage<T>: @unchecked Sendable {
 
   @usableFromInline let locked: LockedState<State>
   private let kind: Kind
+  /// Whether a send stores its value in `last`; false for an emitter made with
+  /// `keepsLastValue: false`, whose `last` stays nil.
+  @usableFromInline let keepsLast: Bool
 
-  init(kind: Kind, last: T? = nil) {
+  init(kind: Kind, last: T? = nil, keepsLast: Bool = true) {
     self.kind = kind
     self.locked = LockedState(State(last: last))
+    self.keepsLast = keepsLast
   }
 
   // MARK: Sending
 
-  /// Stores `value` as the last value and delivers it to every current subscriber.
+  /// Stores `value` as the last value (unless the storage keeps none) and delivers it to every
+  /// current subscriber.
   @inlinable
   func send(_ value: T) {
     var replaced: T? = value
     let subscribers = locked.withLock { state in
-      swap(&replaced, &state.last)
+      if keepsLast { swap(&replaced, &state.last) }
       state.version &+= 1
       state.sendCount &+= 1
       return state.entries  // A retain, not a copy.
     }
-    withExtendedLifetime(replaced) {}  // The previous value is released here, outside the lock.
+    // The previous value (or this one, when none is kept) is released here, outside the lock.
+    withExtendedLifetime(replaced) {}
     deliver(value, to: subscribers)
   }
 
@@ -327,7 +333,7 @@ final class MulticastStorage<T>: @unchecked Sendable {
     var replaced: T? = value
     let subscribers: ContiguousArray<MulticastEntry<T>>? = locked.withLock { state in
       guard state.version == expected else { return nil }
-      swap(&replaced, &state.last)
+      if keepsLast { swap(&replaced, &state.last) }
       state.version &+= 1
       state.sendCount &+= 1
       return state.entries

@@ -15,7 +15,8 @@ extension Sequence {
   /// ```
   ///
   /// For two or three streams of different types, ``ValueObservable/combineLatest(_:)`` and
-  /// ``ValueObservable/combineLatest(_:_:)`` give tuples. The sequence is copied into an array
+  /// ``ValueObservable/combineLatest(_:_:)`` give tuples. The elements may be any kind of
+  /// stream of `T` (`[emitter, currentValue]` included). The sequence is copied into an array
   /// when the stream is made. Subscribing subscribes to the streams in order; unsubscribing
   /// unsubscribes from all of them. Each subscription keeps its own latest values. An empty
   /// sequence gives a stream that never delivers (as Combine's `CombineLatest` of no publishers
@@ -28,7 +29,7 @@ extension Sequence {
   /// - Threading: like every operator (see ``ValueObservable``): the streams must not deliver on
   ///   two threads at once.
   @inlinable
-  public func combineLatest<T>() -> ValueObservable<[T]> where Element == ValueObservable<T> {
+  public func combineLatest<T>() -> ValueObservable<[T]> where Element: ValueObservable<T> {
     let streams = Array(self)
     return ValueObservable<[T]>(connectNext: { next in
       guard !streams.isEmpty else { return noopDisconnect }

@@ -14,14 +14,15 @@ extension Sequence {
   /// ```
   ///
   /// The same as `first.merge(with: second, third, ...)` (see ``ValueObservable/merge(with:)``),
-  /// for streams gathered in a collection. The sequence is copied into an array when the stream
+  /// for streams gathered in a collection; its elements may be any kind of stream of `T`
+  /// (`[emitter, currentValue]` included). The sequence is copied into an array when the stream
   /// is made. Subscribing subscribes to each stream in order; unsubscribing unsubscribes from all
   /// of them. An empty sequence gives a stream that never delivers.
   ///
   /// - Threading: like every operator (see ``ValueObservable``): the streams must not deliver on
   ///   two threads at once.
   @inlinable
-  public func merge<T>() -> ValueObservable<T> where Element == ValueObservable<T> {
+  public func merge<T>() -> ValueObservable<T> where Element: ValueObservable<T> {
     let streams = Array(self)
     return ValueObservable<T>(connectNext: { next in
       let disconnects = streams.map { $0.connectNext(next) }

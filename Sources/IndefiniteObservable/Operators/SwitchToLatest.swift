@@ -25,6 +25,7 @@ extension ValueObservable {
   /// latest stream stays connected until a newer one arrives or the subscription ends.
   /// Unsubscribing disconnects from this stream, then from the latest stream.
   ///
+  /// The streams delivered may be of any kind of stream of `U` (emitters, current values).
   /// Each subscription connects its own inner streams. Connecting one allocates what its stream
   /// allocates to subscribe; the values of the latest stream pass through with no allocation.
   /// ``flatMapLatest(_:)`` is the same with the `map` built in.
@@ -33,7 +34,7 @@ extension ValueObservable {
   ///   delivers must not deliver on two threads at once. Unsubscribing may run on another thread:
   ///   an inner stream that connects while it does is disconnected at once, never left connected.
   @inlinable
-  public func switchToLatest<U>() -> ValueObservable<U> where T == ValueObservable<U> {
+  public func switchToLatest<U>() -> ValueObservable<U> where T: ValueObservable<U> {
     ValueObservable<U>(connectNext: { next in
       let inner = SerialDisconnect()
       // Counts the streams received; an inner stream's values pass only while it is the latest.

@@ -34,6 +34,15 @@ import Testing
     subscription.unsubscribe()
   }
 
+  @Test func combinesAnArrayOfCurrentValues() {
+    let fields = [CurrentValue("Ada"), CurrentValue("")]
+    var seen: [[String]] = []
+    let subscription = fields.combineLatest().subscribe { seen.append($0) }
+    fields[1].value = "Lovelace"
+    #expect(seen == [["Ada", ""], ["Ada", "Lovelace"]])
+    subscription.unsubscribe()
+  }
+
   @Test func aSingleStreamGivesOneElementArrays() {
     var seen: [[Int]] = []
     [SynchronousSource([1, 2]).stream].combineLatest().subscribe { seen.append($0) }

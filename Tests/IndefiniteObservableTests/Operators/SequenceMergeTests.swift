@@ -24,16 +24,15 @@ import Testing
     #expect(seen == [1, 2, 3, 4])
   }
 
-  @Test func mergesEmittersGivenInAnArrayLiteral() {
-    let left = Emitter<Int>()
-    let right = Emitter<Int>()
+  @Test func mergesAnArrayOfEmitters() {
+    let emitters = [Emitter<Int>(), Emitter<Int>()]
     var seen: [Int] = []
-    let subscription = [left, right].merge().subscribe { seen.append($0) }
-    right.send(1)
-    left.send(2)
+    let subscription = emitters.merge().subscribe { seen.append($0) }
+    emitters[1].send(1)
+    emitters[0].send(2)
     #expect(seen == [1, 2])
     subscription.unsubscribe()
-    #expect(left.subscriberCount == 0 && right.subscriberCount == 0)
+    #expect(emitters.map(\.subscriberCount) == [0, 0])
   }
 
   @Test func anEmptySequenceNeverDelivers() {

@@ -20,6 +20,23 @@ import Testing
     subscription.unsubscribe()
   }
 
+  @Test func switchesBetweenEmitters() {
+    let streams = CallbackSource<Emitter<Int>>()
+    let first = Emitter<Int>()
+    let second = Emitter<Int>()
+    var seen: [Int] = []
+    let subscription = streams.stream.switchToLatest().subscribe { seen.append($0) }
+    streams.emit(first)
+    first.send(1)
+    streams.emit(second)
+    first.send(2)
+    second.send(3)
+    #expect(seen == [1, 3])
+    #expect(first.subscriberCount == 0)
+    subscription.unsubscribe()
+    #expect(second.subscriberCount == 0)
+  }
+
   @Test func disconnectsThePreviousStreamBeforeConnectingTheNext() {
     let streams = CallbackSource<ValueObservable<Int>>()
     let first = CallbackSource<Int>()

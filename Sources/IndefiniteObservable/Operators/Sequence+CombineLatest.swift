@@ -19,8 +19,7 @@ extension Sequence {
   /// stream of `T` (`[emitter, currentValue]` included). The sequence is copied into an array
   /// when the stream is made. Subscribing subscribes to the streams in order; unsubscribing
   /// unsubscribes from all of them. Each subscription keeps its own latest values. An empty
-  /// sequence gives a stream that never delivers (as Combine's `CombineLatest` of no publishers
-  /// would finish with no value).
+  /// sequence gives a stream that never delivers.
   ///
   /// The array passed on is the subscription's own, updated in place for the next value: a
   /// subscriber that lets it go before the next value arrives costs no allocation per value; one

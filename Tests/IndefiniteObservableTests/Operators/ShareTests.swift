@@ -136,6 +136,7 @@ import Testing
     #expect(connects == 2)
     #expect(seen == ["first 1", "nested 1", "reconnected 2"])
     reconnected?.unsubscribe()
+    shared = nil  // The upstream's closures hold `shared`, which holds the upstream.
   }
 
   @Test func eachCallMakesASharedStreamOfItsOwn() {

@@ -1,5 +1,4 @@
 import IndefiniteObservable
-import Synchronization
 
 extension ValueObservable {
   /// Shares one subscription to this stream among all the subscribers of the stream returned:
@@ -63,11 +62,11 @@ extension ValueObservable {
 /// two threads agree on who connects and who disconnects. Connecting and disconnecting the
 /// upstream, and every delivery, run after it is released.
 ///
-/// `@unchecked Sendable`: `state` is a `Mutex`, and `upstream` is immutable; only its connect is
+/// `@unchecked Sendable`: `state` is a `LockedState`, and `upstream` is immutable; only its connect is
 /// called, on the thread of a first subscriber, as ``ValueObservable/share()`` documents.
 private final class SharedConnection<T>: @unchecked Sendable {
   private let upstream: ValueObservable<T>
-  private let state = Mutex(State())
+  private let state = LockedState(State())
 
   private struct State {
     /// The subscriptions that have not ended.
@@ -82,10 +81,10 @@ private final class SharedConnection<T>: @unchecked Sendable {
   /// `@unchecked Sendable`: `emitter` is an `Emitter`, safe from any thread whatever its `T`
   /// (it is `Sendable` only when `T` is, because values sent into it on one thread reach
   /// subscribers there; here it only ever receives the upstream's values on the upstream's own
-  /// threads). `upstream` is a `Mutex`.
+  /// threads). `upstream` is a `LockedState`.
   private final class Connection: @unchecked Sendable {
     let emitter = Emitter<T>()
-    let upstream = Mutex<Subscription?>(nil)
+    let upstream = LockedState<Subscription?>(nil)
 
     init() {
       emitter.maxSubscribers = .max  // The user cannot reach this emitter to raise its limit.

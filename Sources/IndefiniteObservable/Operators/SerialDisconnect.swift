@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The disconnect of one upstream connection at a time, for operators whose upstream changes
 /// (`switchToLatest`) or ends before their subscription does (`prefix`); RxSwift's
 /// `SerialDisposable`, for disconnects.
@@ -13,13 +11,9 @@ import Synchronization
 /// delivering values.
 @usableFromInline
 final class SerialDisconnect: @unchecked Sendable {
-  // `@unchecked Sendable`: `current` and `isEnded` are read and written only inside
-  // `lock.withLock`, and a disconnect taken out is called after the lock is released. They are
-  // beside the `Mutex` rather than in it because a disconnect is not `Sendable` (as in
-  // `Subscription`).
-  private let lock = Mutex(())
-  private var current: Disconnect?
-  private var isEnded = false
+  // `@unchecked Sendable`: the held disconnect lives inside the lock, and one taken out is called
+  // after the lock is released; a disconnect is not `Sendable` (4.0's `Disconnect`).
+  private let slot = LockedState((current: Disconnect?.none, isEnded: false))
 
   /// An empty slot that has not ended.
   @usableFromInline
@@ -30,8 +24,8 @@ final class SerialDisconnect: @unchecked Sendable {
   @usableFromInline
   func replace(with disconnect: @escaping Disconnect) {
     var toCall: Disconnect? = disconnect
-    lock.withLock { _ in
-      if !isEnded { swap(&toCall, &current) }
+    slot.withLock { slot in
+      if !slot.isEnded { swap(&toCall, &slot.current) }
     }
     toCall?()
   }
@@ -40,7 +34,7 @@ final class SerialDisconnect: @unchecked Sendable {
   @usableFromInline
   func disconnectCurrent() {
     var toCall: Disconnect?
-    lock.withLock { _ in swap(&toCall, &current) }
+    slot.withLock { slot in swap(&toCall, &slot.current) }
     toCall?()
   }
 
@@ -49,9 +43,9 @@ final class SerialDisconnect: @unchecked Sendable {
   @usableFromInline
   func end() {
     var toCall: Disconnect?
-    lock.withLock { _ in
-      isEnded = true
-      swap(&toCall, &current)
+    slot.withLock { slot in
+      slot.isEnded = true
+      swap(&toCall, &slot.current)
     }
     toCall?()
   }

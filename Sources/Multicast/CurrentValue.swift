@@ -141,19 +141,19 @@ public final class CurrentValue<T>: ValueObservable<T> {
   /// The number of writes delivered since the holder was created or ``resetSendCount()`` was
   /// called (skipped equal writes are not counted), for diagnostics.
   public var sendCount: Int {
-    storage.lock.withLock { _ in storage.sendCount }
+    storage.locked.withLock { $0.sendCount }
   }
 
   /// Sets ``sendCount`` back to zero.
   public func resetSendCount() {
-    storage.lock.withLock { _ in storage.sendCount = 0 }
+    storage.locked.withLock { $0.sendCount = 0 }
   }
 
   /// The number of subscribers above which subscribing fails an assertion in debug builds;
   /// 100 by default. See ``Emitter/maxSubscribers``.
   public var maxSubscribers: Int {
-    get { storage.lock.withLock { _ in storage.maxSubscribers } }
-    set { storage.lock.withLock { _ in storage.maxSubscribers = newValue } }
+    get { storage.locked.withLock { $0.maxSubscribers } }
+    set { storage.locked.withLock { $0.maxSubscribers = newValue } }
   }
 }
 

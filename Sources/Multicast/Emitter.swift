@@ -36,7 +36,8 @@ import IndefiniteObservable
 /// - Lifetime: the emitter keeps its subscribers' closures until they unsubscribe, reach their
 ///   limit or lose their owner; then it releases them. A subscription does not keep the emitter
 ///   alive, and unsubscribing after the emitter is gone does nothing. The emitter keeps the last
-///   value sent (see ``lastValue``), for subscribers that ask to replay it.
+///   value sent (see ``lastValue``), for subscribers that ask to replay it, unless it was made
+///   with ``init(keepsLastValue:)`` and `false`.
 /// - Sendable when `T` is: share it across threads and actors freely. Subscriber closures are not
 ///   required to be `@Sendable`: they run where the values are sent from (or on their queue), and
 ///   making that safe for what they capture is up to the code that sends and subscribes.
@@ -49,14 +50,35 @@ public final class Emitter<T>: ValueObservable<T> {
     storage.close()
   }
 
-  /// Creates an emitter with no subscribers and no last value.
-  public init() {
-    let storage = MulticastStorage<T>(kind: .emitter)
+  /// Creates an emitter with no subscribers and no last value, that keeps the last value sent.
+  public convenience init() {
+    self.init(keepsLastValue: true)
+  }
+
+  /// Creates an emitter with no subscribers, that keeps the last value sent or keeps none.
+  ///
+  /// An emitter that keeps no last value lets go of each value as soon as its send returns
+  /// (values waiting on a subscriber's queue are kept until the queue runs them): use it when
+  /// values hold objects or memory that should not outlive their delivery.
+  ///
+  /// ```swift
+  /// final class Frame: Sendable {}
+  /// let frames = Emitter<Frame>(keepsLastValue: false)
+  /// frames.send(Frame())  // released when send returns
+  /// // frames.lastValue == nil
+  /// ```
+  ///
+  /// - Parameter keepsLastValue: Whether the emitter keeps the last value sent, for
+  ///   ``lastValue`` and for subscribers that ask to replay it. When false, ``lastValue`` is
+  ///   always nil and `replayingLast: true` replays nothing; everything else is unchanged.
+  public init(keepsLastValue: Bool) {
+    let storage = MulticastStorage<T>(kind: .emitter, keepsLast: keepsLastValue)
     self.storage = storage
     super.init { observer in storage.subscribe(.plain(observer.next)) }
   }
 
-  /// Delivers `value` to every current subscriber and keeps it as the last value.
+  /// Delivers `value` to every current subscriber and keeps it as the last value (unless the
+  /// emitter keeps none: see ``init(keepsLastValue:)``).
   ///
   /// Synchronous subscribers have been called when this returns (on this thread, in the order
   /// they subscribed); queue subscribers have their delivery enqueued. Callable from any
@@ -134,7 +156,8 @@ public final class Emitter<T>: ValueObservable<T> {
     storage.endAll()
   }
 
-  /// The last value sent, or nil before the first send.
+  /// The last value sent, or nil before the first send; always nil for an emitter made with
+  /// `keepsLastValue: false`.
   ///
   /// The emitter keeps it alive until the next send replaces it or the emitter is deallocated.
   public var lastValue: T? {
@@ -152,12 +175,12 @@ public final class Emitter<T>: ValueObservable<T> {
   /// The number of values sent since the emitter was created or ``resetSendCount()`` was
   /// called, for diagnostics.
   public var sendCount: Int {
-    storage.lock.withLock { _ in storage.sendCount }
+    storage.locked.withLock { $0.sendCount }
   }
 
   /// Sets ``sendCount`` back to zero.
   public func resetSendCount() {
-    storage.lock.withLock { _ in storage.sendCount = 0 }
+    storage.locked.withLock { $0.sendCount = 0 }
   }
 
   /// The number of subscribers above which subscribing fails an assertion; 100 by default.
@@ -167,8 +190,8 @@ public final class Emitter<T>: ValueObservable<T> {
   /// emitter's type and the count; in a release build the check does nothing. Raise it for
   /// emitters that legitimately have many subscribers; `Int.max` turns the check off.
   public var maxSubscribers: Int {
-    get { storage.lock.withLock { _ in storage.maxSubscribers } }
-    set { storage.lock.withLock { _ in storage.maxSubscribers = newValue } }
+    get { storage.locked.withLock { $0.maxSubscribers } }
+    set { storage.locked.withLock { $0.maxSubscribers = newValue } }
   }
 }
 

@@ -15,10 +15,10 @@ import IndefiniteObservable
 /// (replaced last values, removed entries and the closures they hold), run after the lock is
 /// released. Calls into Dispatch (`async`) are the only work besides bookkeeping done under it.
 ///
-/// `@unchecked Sendable`: `entries`, `last`, `version`, `sendCount`, `maxSubscribers`, `nextID`
-/// and `ownerBoundCount`, and the `pending` values of every entry, are read and written only
-/// inside `lock.withLock`; the rest is immutable. They are fields beside the lock rather than
-/// inside it so that `send`, inlined into the caller, reaches each with one load.
+/// `@unchecked Sendable`: the list, the last value and the counters live inside the lock
+/// (`locked`), and the `pending` values of every entry are read and written only inside it too;
+/// the rest is immutable. The lock's state holds the caller's values and closures, which are not
+/// `Sendable` (issue 17 is where that changes).
 @usableFromInline
 final class MulticastStorage<T>: @unchecked Sendable {
   /// What owns the storage, for diagnostics.
@@ -27,44 +27,60 @@ final class MulticastStorage<T>: @unchecked Sendable {
     case currentValue = "CurrentValue"
   }
 
-  @usableFromInline let lock = LockedState(())
+  /// What the lock guards.
+  @usableFromInline struct State {
+    /// The subscribers, in subscription order (so in increasing `id` order).
+    @usableFromInline var entries: ContiguousArray<MulticastEntry<T>> = []
+    /// The last value sent (or the current value of a ``CurrentValue``).
+    @usableFromInline var last: T?
+    /// Counts the values stored, for compare-and-send.
+    @usableFromInline var version = 0
+    /// Counts sends, for diagnostics; can be reset.
+    @usableFromInline var sendCount = 0
+    var maxSubscribers = 100
+    var nextID = 0
+    var ownerBoundCount = 0
 
-  // The four properties that `send` touches are accessed only under `lock`, and no callback runs
-  // while it is held, so two accesses to one of them can never overlap: the lock enforces
-  // exclusive access. `@exclusivity(unchecked)` drops the runtime's own check, which `send`
-  // would otherwise pay on every call, because it is inlined into other modules.
+    /// Where the entry with `id` is in `entries`, found by binary search: entries are appended
+    /// with increasing ids and never reordered.
+    func index(of id: Int) -> Int? {
+      var low = 0
+      var high = entries.count
+      while low < high {
+        let middle = (low + high) / 2
+        if entries[middle].id < id { low = middle + 1 } else { high = middle }
+      }
+      return low < entries.count && entries[low].id == id ? low : nil
+    }
+  }
 
-  /// The subscribers, in subscription order (so in increasing `id` order).
-  @exclusivity(unchecked) @usableFromInline var entries: ContiguousArray<MulticastEntry<T>> = []
-  /// The last value sent (or the current value of a ``CurrentValue``).
-  @exclusivity(unchecked) @usableFromInline var last: T?
-  /// Counts the values stored, for compare-and-send.
-  @exclusivity(unchecked) @usableFromInline var version = 0
-  /// Counts sends, for diagnostics; can be reset.
-  @exclusivity(unchecked) @usableFromInline var sendCount = 0
-  var maxSubscribers = 100
-  private var nextID = 0
-  private var ownerBoundCount = 0
+  @usableFromInline let locked: LockedState<State>
   private let kind: Kind
+  /// Whether a send stores its value in `last`; false for an emitter made with
+  /// `keepsLastValue: false`, whose `last` stays nil.
+  @usableFromInline let keepsLast: Bool
 
-  init(kind: Kind, last: T? = nil) {
+  init(kind: Kind, last: T? = nil, keepsLast: Bool = true) {
     self.kind = kind
-    self.last = last
+    self.locked = LockedState(State(last: last))
+    self.keepsLast = keepsLast
   }
 
   // MARK: Sending
 
-  /// Stores `value` as the last value and delivers it to every current subscriber.
+  /// Stores `value` as the last value (unless the storage keeps none) and delivers it to every
+  /// current subscriber.
   @inlinable
   func send(_ value: T) {
     var replaced: T? = value
-    let subscribers = lock.withLock { _ in
-      swap(&replaced, &last)
-      version &+= 1
-      sendCount &+= 1
-      return entries  // A retain, not a copy.
+    let subscribers = locked.withLock { state in
+      if keepsLast { swap(&replaced, &state.last) }
+      state.version &+= 1
+      state.sendCount &+= 1
+      return state.entries  // A retain, not a copy.
     }
-    withExtendedLifetime(replaced) {}  // The previous value is released here, outside the lock.
+    // The previous value (or this one, when none is kept) is released here, outside the lock.
+    withExtendedLifetime(replaced) {}
     deliver(value, to: subscribers)
   }
 
@@ -105,7 +121,7 @@ final class MulticastStorage<T>: @unchecked Sendable {
     var state = entry.state.delivery
     if state == MulticastState.replaying {
       // The replay must arrive first: park the value for the replaying thread to deliver.
-      let parked: Bool = lock.withLock { _ in
+      let parked: Bool = locked.withLock { _ in
         guard entry.state.delivery == MulticastState.replaying else { return false }
         entry.pending.append(value)
         return true
@@ -172,24 +188,25 @@ final class MulticastStorage<T>: @unchecked Sendable {
     if let limit, limit <= 0 { return noopDisconnect }
     sweepLostOwners()
 
-    let (entry, replayValue, count, maxSubscribers) = lock.withLock { _ in
-      nextID += 1
+    let (entry, replayValue, count, maxSubscribers) = locked.withLock { state in
+      state.nextID += 1
       // A synchronous replay is delivered below, outside the lock; sends that reach the entry
       // meanwhile park their values in it, so that the replay arrives first.
-      let replaysHere = replay && last != nil && queue == nil
+      let replaysHere = replay && state.last != nil && queue == nil
       let entry = MulticastEntry(
-        id: nextID, subscriber: subscriber, queue: queue, limit: limit, replaying: replaysHere)
+        id: state.nextID, subscriber: subscriber, queue: queue, limit: limit,
+        replaying: replaysHere)
       var keep = true
-      if replay, let last, let queue {
+      if replay, let last = state.last, let queue {
         // Enqueued under the lock, so that it reaches the queue before any later send's value.
         if entry.isLimited { keep = entry.state.takeDelivery() > 1 }
         enqueue(last, for: entry, on: queue)
       }
       if keep {
-        entries.append(entry)
-        if entry.ownerID != nil { ownerBoundCount += 1 }
+        state.entries.append(entry)
+        if entry.ownerID != nil { state.ownerBoundCount += 1 }
       }
-      return (entry, replaysHere ? last : nil, entries.count, self.maxSubscribers)
+      return (entry, replaysHere ? state.last : nil, state.entries.count, state.maxSubscribers)
     }
 
     if count > maxSubscribers {
@@ -223,7 +240,7 @@ final class MulticastStorage<T>: @unchecked Sendable {
         guard entry.state.delivery == MulticastState.replaying else { return }
         callSynchronously(value, entry)
       }
-      batch = lock.withLock { _ in
+      batch = locked.withLock { _ in
         let parked = entry.pending
         entry.pending = []
         if parked.isEmpty {
@@ -245,43 +262,31 @@ final class MulticastStorage<T>: @unchecked Sendable {
 
   /// Drops an entry from the list; its closure is released outside the lock.
   private func remove(id: Int) {
-    let removed: MulticastEntry<T>? = lock.withLock { _ in
-      guard let index = index(of: id) else { return nil }
-      let removed = entries.remove(at: index)
-      if removed.ownerID != nil { ownerBoundCount -= 1 }
+    let removed: MulticastEntry<T>? = locked.withLock { state in
+      guard let index = state.index(of: id) else { return nil }
+      let removed = state.entries.remove(at: index)
+      if removed.ownerID != nil { state.ownerBoundCount -= 1 }
       return removed
     }
     withExtendedLifetime(removed) {}
   }
 
-  /// Where the entry with `id` is in `entries`, found by binary search: entries are appended
-  /// with increasing ids and never reordered. Call under the lock.
-  private func index(of id: Int) -> Int? {
-    var low = 0
-    var high = entries.count
-    while low < high {
-      let middle = (low + high) / 2
-      if entries[middle].id < id { low = middle + 1 } else { high = middle }
-    }
-    return low < entries.count && entries[low].id == id ? low : nil
-  }
-
   /// Ends every subscription for which `shouldEnd` is true (every one when nil).
   func endAll(where shouldEnd: ((MulticastEntry<T>) -> Bool)? = nil) {
     var ended: ContiguousArray<MulticastEntry<T>> = []
-    lock.withLock { _ in
+    locked.withLock { state in
       if let shouldEnd {
         var kept: ContiguousArray<MulticastEntry<T>> = []
-        for entry in entries {
+        for entry in state.entries {
           if shouldEnd(entry) { ended.append(entry) } else { kept.append(entry) }
         }
-        entries = kept
+        state.entries = kept
       } else {
-        swap(&ended, &entries)
+        swap(&ended, &state.entries)
       }
       for entry in ended {
         entry.state.end()
-        if entry.ownerID != nil { ownerBoundCount -= 1 }
+        if entry.ownerID != nil { state.ownerBoundCount -= 1 }
       }
     }
     withExtendedLifetime(ended) {}
@@ -292,9 +297,9 @@ final class MulticastStorage<T>: @unchecked Sendable {
   /// subscription's disconnect refers to it.
   func close() {
     endAll()
-    let released = lock.withLock { _ in
-      defer { last = nil }
-      return last
+    let released = locked.withLock { state in
+      defer { state.last = nil }
+      return state.last
     }
     withExtendedLifetime(released) {}
   }
@@ -302,8 +307,8 @@ final class MulticastStorage<T>: @unchecked Sendable {
   /// Ends the subscriptions whose owner has been deallocated. Owners are checked outside the
   /// lock: reading a weak reference can release the last strong one and run a deinit.
   func sweepLostOwners() {
-    let entries: ContiguousArray<MulticastEntry<T>> = lock.withLock { _ in
-      ownerBoundCount > 0 ? self.entries : []
+    let entries: ContiguousArray<MulticastEntry<T>> = locked.withLock { state in
+      state.ownerBoundCount > 0 ? state.entries : []
     }
     for entry in entries where entry.hasLostItsOwner { end(entry) }
   }
@@ -313,25 +318,25 @@ final class MulticastStorage<T>: @unchecked Sendable {
   /// The number of subscribers, after ending those whose owner is gone.
   var subscriberCount: Int {
     sweepLostOwners()
-    return lock.withLock { _ in entries.count }
+    return locked.withLock { $0.entries.count }
   }
 
   /// The last value and its version, for compare-and-send.
   @usableFromInline
   func read() -> (value: T?, version: Int) {
-    lock.withLock { _ in (last, version) }
+    locked.withLock { ($0.last, $0.version) }
   }
 
   /// Sends `value` if no value was stored since `version` was read; false otherwise.
   @inlinable
   func send(_ value: T, ifVersion expected: Int) -> Bool {
     var replaced: T? = value
-    let subscribers: ContiguousArray<MulticastEntry<T>>? = lock.withLock { _ in
-      guard version == expected else { return nil }
-      swap(&replaced, &last)
-      version &+= 1
-      sendCount &+= 1
-      return entries
+    let subscribers: ContiguousArray<MulticastEntry<T>>? = locked.withLock { state in
+      guard state.version == expected else { return nil }
+      if keepsLast { swap(&replaced, &state.last) }
+      state.version &+= 1
+      state.sendCount &+= 1
+      return state.entries
     }
     guard let subscribers else { return false }
     withExtendedLifetime(replaced) {}

@@ -1,3 +1,5 @@
+import IndefiniteObservable
+
 /// A subscriber's closure that a source calls until the subscription ends: the one way, in this
 /// package, to stop calling a closure once its subscription has ended.
 ///

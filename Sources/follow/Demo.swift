@@ -39,7 +39,7 @@ final class Demo {
     let follower = Follower(options: demoOptions, queue: queue) { [unowned self] _, line in
       self.received.append(line)
       Output.line(line)
-    } onStop: { [unowned self] in
+    } onStop: { [unowned self] _ in
       self.finish()
     }
     self.follower = follower

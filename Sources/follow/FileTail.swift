@@ -10,9 +10,14 @@ import Producers
 #endif
 
 /// Which file a descriptor or path refers to: its device and inode.
-struct FileIdentity: Equatable {
+struct FileIdentity: Hashable {
   var device: UInt64
   var inode: UInt64
+
+  init(device: UInt64, inode: UInt64) {
+    self.device = device
+    self.inode = inode
+  }
 
   init(_ info: stat) {
     device = UInt64(info.st_dev)
@@ -35,6 +40,8 @@ struct FileIdentity: Equatable {
 extension stat {
   /// Whether this describes a directory.
   var isDirectory: Bool { (st_mode & S_IFMT) == S_IFDIR }
+  /// Whether this describes a regular file.
+  var isRegular: Bool { (st_mode & S_IFMT) == S_IFREG }
 }
 
 /// Why `follow` cannot follow a path; reported with exit status 2.
@@ -42,62 +49,178 @@ struct FollowError: Error, CustomStringConvertible {
   var description: String
 }
 
-/// One open file, read to its end and then followed: the lines stream of its descriptor,
-/// read again each time a watch of that descriptor (not of its path) says it was modified. So
-/// a file renamed away or deleted while a writer still appends to it is still read.
+/// One open descriptor, read to its end and then followed: its bytes stream, split into lines
+/// by a `LineSplitter`, with a `FileCheckpoint` of the bytes printed so far. A regular file is
+/// read again each time a watch of that descriptor (not of its path) says it was modified, so
+/// a file renamed away or deleted while a writer still appends to it is still read; a pipe or
+/// terminal is read as data arrives, until its writer closes it.
 ///
-/// Confined to the follow queue: it is made, used and closed there, and its streams deliver
+/// A last line without a newline is printed once the file has been quiet for
+/// ``partialLineWait``, and when the tail stops; when the rest of that line arrives, it is
+/// printed as a line of its own, and an empty rest (just the newline) is not printed at all.
+///
+/// Confined to the follow queue: it is made, used and stopped there, and its streams deliver
 /// there.
 final class FileTail {
+  /// How long a file must be quiet before its unfinished last line is printed.
+  static let partialLineWait: Duration = .seconds(1)
+
+  /// What a tail tells its owner, on the queue.
+  struct Events {
+    /// Each line, to be printed.
+    var line: (String) -> Void
+    /// The file was modified (a regular file's watch fired).
+    var activity: () -> Void = {}
+    /// The first pass reached the end of what was there.
+    var caughtUp: () -> Void = {}
+    /// A pipe's writer closed it: nothing more will come.
+    var ended: () -> Void = {}
+    /// The file was truncated (`rewritten` when it had already grown past the position).
+    var truncated: (_ rewritten: Bool) -> Void = { _ in }
+    /// Reading failed.
+    var failed: (FileDescriptorError) -> Void = { _ in }
+  }
+
   let identity: FileIdentity
+  private let fd: Int32
+  private let isRegular: Bool
+  private let queue: DispatchQueue
+  private let events: Events
+  private var splitter = LineSplitter()
+  /// Where the bytes received so far end; the printed position is this minus what waits in
+  /// the splitter.
+  private var received: FileCheckpoint
+  /// Whether the last thing printed was an unfinished line, whose rest is still to come.
+  private(set) var endedMidLine: Bool
   private var reading: Subscription?
   private var watching: Subscription?
+  private var partialTimer: Subscription?
+  private var caughtUp = false
+  private var started = false
+  private var stopped = false
 
-  /// Opens `path` and starts reading it, from its start or from its current end.
+  /// Takes `fd`, positioned where reading starts, and `checkpoint` of that position; nothing
+  /// is read before ``start()``.
   ///
-  /// - Parameters:
-  ///   - line: Receives each line, on `queue`.
-  ///   - activity: Called on `queue` each time the file was modified.
-  ///   - status: Receives truncation and failures of the lines stream, on `queue`.
+  /// - Parameter midLine: Whether an unfinished line was printed just before the position
+  ///   (by an earlier run, as its state file says): an empty rest is then not printed.
   init(
-    path: String,
-    fromStart: Bool,
+    descriptor fd: Int32,
+    identity: FileIdentity,
+    isRegular: Bool,
+    at checkpoint: FileCheckpoint,
+    midLine: Bool = false,
     queue: DispatchQueue,
-    line: @escaping (String) -> Void,
-    activity: @escaping () -> Void,
-    status: @escaping (DescriptorStatus) -> Void
-  ) throws(FollowError) {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else {
-      throw FollowError(description: "cannot open \(path): \(String(cString: strerror(errno)))")
-    }
-    var info = stat()
-    fstat(fd, &info)
-    identity = FileIdentity(info)
-    if !fromStart { lseek(fd, 0, SEEK_END) }
+    events: Events
+  ) {
+    self.fd = fd
+    self.identity = identity
+    self.isRegular = isRegular
+    self.received = checkpoint
+    self.endedMidLine = midLine
+    self.queue = queue
+    self.events = events
+  }
+
+  /// The position up to which lines were printed, with the bytes before it.
+  var position: FileCheckpoint { received.rewound(by: splitter.unfinishedByteCount) }
+
+  /// Starts reading; the descriptor then belongs to the bytes stream, which closes it.
+  func start() throws(FollowError) {
+    guard !started, !stopped else { return }
+    started = true
     do {
-      let changes = try FileWatch.changes(of: fd, on: queue)
-      let modified = changes.filter { $0 == .modified }.map { _ in () }
-      let lines = try FileDescriptors.lines(
-        of: fd, ownership: .streamCloses, on: queue, refill: modified)
-      // Subscribe to the lines first: the descriptor is theirs, and the watch only borrows it.
-      reading = lines.subscribe(next: line, status: status)
-      watching = changes.filter { $0 == .modified }.subscribe { _ in activity() }
+      var refill: ValueObservable<Void>? = nil
+      var changes: ValueObservable<FileChange>? = nil
+      if isRegular {
+        let watch = try FileWatch.changes(of: fd, on: queue)
+        changes = watch
+        refill = watch.filter { $0 == .modified }.map { _ in () }
+      }
+      let bytes = try FileDescriptors.bytes(
+        of: fd, ownership: .streamCloses, on: queue, refill: refill)
+      // Subscribe to the bytes first: the descriptor is theirs, and the watch only borrows it.
+      reading = bytes.subscribe(
+        next: { [unowned self] chunk in self.received(chunk) },
+        status: { [unowned self] status in self.status(status) })
+      watching = changes?.filter { $0 == .modified }.subscribe { [events] _ in events.activity() }
     } catch {
-      #if canImport(Glibc)
-        _ = Glibc.close(fd)
-      #else
-        _ = Darwin.close(fd)
-      #endif
-      throw FollowError(description: "cannot follow \(path): \(error)")
+      close(fd)
+      throw FollowError(description: "\(error)")
     }
   }
 
-  /// Stops reading and closes the file.
+  /// Stops reading and closes the file, printing an unfinished last line: nothing more of it
+  /// will be read.
   func stop() {
+    guard !stopped else { return }
+    stopped = true
+    // Never started: the descriptor is still this tail's own.
+    if !started { close(fd) }
     watching?.unsubscribe()
     reading?.unsubscribe()
+    partialTimer?.unsubscribe()
     watching = nil
     reading = nil
+    partialTimer = nil
+    printUnfinishedLine()
+  }
+
+  private func received(_ chunk: [UInt8]) {
+    received.advance(over: chunk)
+    splitter.split(chunk) { line in self.print(line) }
+    partialTimer?.unsubscribe()
+    partialTimer = nil
+    if splitter.unfinishedByteCount > 0 {
+      partialTimer = try? Timers.after(Self.partialLineWait, on: queue).subscribe {
+        [unowned self] _ in
+        self.printUnfinishedLine()
+      }
+    }
+  }
+
+  private func status(_ status: DescriptorStatus) {
+    switch status {
+    case .endOfFile:
+      if !isRegular {
+        printUnfinishedLine()
+        events.ended()
+      }
+      if !caughtUp {
+        caughtUp = true
+        events.caughtUp()
+      }
+    case .truncated:
+      // The unfinished line's end is gone with the old content: print what there was.
+      printUnfinishedLine()
+      var info = stat()
+      let rewritten = fstat(fd, &info) == 0 && Int64(info.st_size) >= received.offset
+      received = FileCheckpoint()
+      endedMidLine = false
+      events.truncated(rewritten)
+    case .failed(let error):
+      events.failed(error)
+    }
+  }
+
+  private func print(_ line: LineSplitter.Line) {
+    // An empty rest of a line printed unfinished (its newline, or a CR still waiting for
+    // one): the line was printed already.
+    if endedMidLine && line.text.isEmpty && line.end != .cut {
+      if line.end != .endOfInput { endedMidLine = false }
+      return
+    }
+    endedMidLine = false
+    events.line(line.text)
+  }
+
+  /// Prints the unfinished line, if any; its rest, when it comes, is a line of its own.
+  private func printUnfinishedLine() {
+    var flushed = false
+    splitter.flush { line in
+      self.print(line)
+      flushed = true
+    }
+    if flushed { endedMidLine = true }
   }
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import IndefiniteObservable
 import Multicast
 import Producers
@@ -8,11 +9,24 @@ import Producers
 ///
 /// A watch of the path says when the name is renamed away, deleted, created or replaced; each
 /// open file is read by its own ``FileTail``; a one-shot timer per retiring file closes it once
-/// nothing was appended to it for `rotateWait`.
+/// nothing was appended to it for `rotateWait`. Tails start one after the other: a tail starts
+/// reading once the one started before it has read to its end, so that after a restart the
+/// rest of a rotated-away file is printed before the new file at the path.
 ///
 /// Confined to the follow queue: every stream it subscribes to delivers there.
 final class FollowedPath {
+  /// Where to start reading the file at the path.
+  enum Start {
+    /// At the end, less the last `lines` lines.
+    case end(lines: Int)
+    /// Where an earlier run stopped, as its state file recorded: the files of the path,
+    /// rotated-away ones first.
+    case resume([StateFile.Entry])
+  }
+
   let path: String
+  /// The path made absolute, as the state file records it.
+  let absolutePath: String
   /// Lines printed from this path's files, old and new together.
   private(set) var lineCount = 0
 
@@ -22,6 +36,9 @@ final class FollowedPath {
   private var watching: Subscription?
   private var current: FileTail?
   private var retiring: [Retiring] = []
+  /// The tail started last, until it has read to its end; the tails waiting for it.
+  private var starting: FileTail?
+  private var waiting: [FileTail] = []
 
   /// A rotated-away file, read until it has been quiet for `rotateWait`.
   private final class Retiring {
@@ -31,16 +48,18 @@ final class FollowedPath {
     init(tail: FileTail) { self.tail = tail }
   }
 
-  /// Starts following `path` from the end of the file there now.
+  /// Starts following `path`.
   ///
   /// - Parameter print: Receives each line of the path's files, on `queue`.
   init(
     path: String,
+    start: Start,
     rotateWait: Duration,
     queue: DispatchQueue,
     print: @escaping (String) -> Void
   ) throws(FollowError) {
     self.path = path
+    self.absolutePath = Self.absolute(path)
     self.queue = queue
     self.rotateWait = rotateWait
     self.print = print
@@ -53,7 +72,14 @@ final class FollowedPath {
     } catch {
       throw FollowError(description: "\(error)")
     }
-    current = try open(fromStart: false)
+    switch start {
+    case .end(let lines):
+      let tail = try openTail(path, at: .lastLines(lines))
+      current = tail
+      schedule(tail)
+    case .resume(let entries):
+      try resume(entries)
+    }
     watching = changes.subscribe { [unowned self] change in self.pathChanged(change) }
   }
 
@@ -66,17 +92,168 @@ final class FollowedPath {
     if atPath != nil { openNew() }
   }
 
-  /// Stops reading every file of the path and the watch.
+  /// How far each open file of the path was printed, rotated-away ones first, for the state
+  /// file.
+  var stateEntries: [StateFile.Entry] {
+    (retiring.map(\.tail) + [current].compactMap { $0 }).map {
+      StateFile.Entry(identity: $0.identity, position: $0.position, midLine: $0.endedMidLine)
+    }
+  }
+
+  /// Stops reading every file of the path (printing their unfinished last lines) and the
+  /// watch; ``stateEntries`` still describes where each file was left.
   func stop() {
     watching?.unsubscribe()
-    current?.stop()
-    current = nil
     for file in retiring {
       file.timer?.unsubscribe()
       file.tail.stop()
     }
-    retiring = []
+    current?.stop()
+    waiting = []
+    starting = nil
   }
+
+  // MARK: - Starting
+
+  /// Where a file is opened.
+  private enum Position {
+    case lastLines(Int)
+    case start
+    case entry(StateFile.Entry)
+  }
+
+  /// Opens the files recorded by an earlier run: each found by its identity, at the path or
+  /// beside it, at its recorded position; then the file at the path from its start, when it is
+  /// none of them (it appeared since).
+  private func resume(_ entries: [StateFile.Entry]) throws(FollowError) {
+    let atPath = FileIdentity(path: path)
+    for entry in entries {
+      if entry.identity == atPath, current == nil {
+        let tail = try openTail(path, at: .entry(entry))
+        current = tail
+        schedule(tail)
+      } else if let found = Self.find(entry.identity, besides: path) {
+        Output.note("\(path): reading the rest of \(found), rotated away while follow was stopped")
+        guard let tail = try? openTail(found, at: .entry(entry)) else { continue }
+        retire(tail)
+        schedule(tail)
+      } else {
+        Output.note(
+          "\(path): the file followed before (inode \(entry.inode)) is gone from its directory; what was appended to it after follow stopped is lost"
+        )
+      }
+    }
+    if current == nil, atPath != nil {
+      if !entries.isEmpty {
+        Output.note("\(path): a new file since follow stopped; reading it from its start")
+      }
+      let tail = try openTail(path, at: .start)
+      current = tail
+      schedule(tail)
+    }
+  }
+
+  /// Opens `file` and positions it; the tail is not started.
+  private func openTail(_ file: String, at position: Position) throws(FollowError) -> FileTail {
+    let fd = open(file, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else {
+      throw FollowError(description: "cannot open \(file): \(String(cString: strerror(errno)))")
+    }
+    var info = stat()
+    fstat(fd, &info)
+    let identity = FileIdentity(info)
+    let size = Int64(info.st_size)
+    var checkpoint = FileCheckpoint()
+    var midLine = false
+    switch position {
+    case .start:
+      break
+    case .lastLines(let count):
+      let offset = Self.startOfLastLines(count, of: fd, size: size)
+      checkpoint = FileCheckpoint.reading(fd, at: offset) ?? FileCheckpoint(offset: offset)
+    case .entry(let entry):
+      (checkpoint, midLine) = Self.check(entry, of: fd, named: file, identity: identity)
+    }
+    lseek(fd, off_t(checkpoint.offset), SEEK_SET)
+    let box = FileTailBox()
+    let tail = FileTail(
+      descriptor: fd, identity: identity, isRegular: info.isRegular, at: checkpoint,
+      midLine: midLine, queue: queue,
+      events: FileTail.Events(
+        line: { [unowned self] line in
+          self.lineCount += 1
+          self.print(line)
+        },
+        activity: { [unowned self] in
+          guard let tail = box.value else { return }
+          self.retiring.first { $0.tail === tail }?.lastActivity = .now
+        },
+        caughtUp: { [unowned self] in
+          guard let tail = box.value, tail === self.starting else { return }
+          self.starting = nil
+          self.startNext()
+        },
+        truncated: { [path] rewritten in
+          Output.note(
+            rewritten
+              ? "\(path): truncated and written again past the position read; reading it from its start"
+              : "\(path): file truncated; reading it from its start")
+        },
+        failed: { [path] error in Output.note("\(path): \(error)") }))
+    box.value = tail
+    return tail
+  }
+
+  /// Where to start in a file recorded by an earlier run, and whether it ended mid-line: the
+  /// recorded position when the file still holds the bytes printed before it, else its start.
+  private static func check(
+    _ entry: StateFile.Entry, of fd: Int32, named file: String, identity: FileIdentity
+  ) -> (FileCheckpoint, midLine: Bool) {
+    guard identity == entry.identity else {
+      Output.note("\(file): not the file recorded in the state file; reading it from its start")
+      return (FileCheckpoint(), false)
+    }
+    guard
+      let found = FileCheckpoint.reading(fd, at: entry.offset, windowLength: entry.checked)
+    else {
+      Output.note(
+        "\(file): shorter than when follow stopped (truncated meanwhile); reading it from its start"
+      )
+      return (FileCheckpoint(), false)
+    }
+    if StateFile.Entry.hex(found.fingerprint) != entry.fingerprint {
+      Output.note(
+        "\(file): rewritten since follow stopped (the bytes before the recorded position changed); reading it from its start"
+      )
+      return (FileCheckpoint(), false)
+    }
+    if entry.checked == 0 && entry.offset > 0 {
+      Output.note(
+        "\(file): cannot tell whether it was truncated and written again since follow stopped (no bytes before the recorded position to compare); going on from the recorded position"
+      )
+    }
+    return (found, entry.midLine)
+  }
+
+  /// Starts `tail` now, or after the tails started before it have read to their end.
+  private func schedule(_ tail: FileTail) {
+    waiting.append(tail)
+    if starting == nil { startNext() }
+  }
+
+  private func startNext() {
+    while starting == nil, !waiting.isEmpty {
+      let tail = waiting.removeFirst()
+      do {
+        try tail.start()
+        starting = tail
+      } catch {
+        Output.note("\(path): \(error)")
+      }
+    }
+  }
+
+  // MARK: - Rotation
 
   private func pathChanged(_ change: FileChange) {
     switch change {
@@ -95,32 +272,11 @@ final class FollowedPath {
     }
   }
 
-  private func open(fromStart: Bool) throws(FollowError) -> FileTail {
-    let tail = FileTailBox()
-    let file = try FileTail(
-      path: path, fromStart: fromStart, queue: queue,
-      line: { [unowned self] line in
-        self.lineCount += 1
-        self.print(line)
-      },
-      activity: { [unowned self] in
-        guard let tail = tail.value else { return }
-        self.retiring.first { $0.tail === tail }?.lastActivity = .now
-      },
-      status: { [path] status in
-        switch status {
-        case .truncated: Output.note("\(path): file truncated; reading it from its start")
-        case .failed(let error): Output.note("\(path): \(error)")
-        case .endOfFile: break
-        }
-      })
-    tail.value = file
-    return file
-  }
-
   private func openNew() {
     do {
-      current = try open(fromStart: true)
+      let tail = try openTail(path, at: .start)
+      current = tail
+      schedule(tail)
       Output.note("\(path): following the new file")
     } catch {
       // Gone again before it could be opened: the watch reports the next file to appear.
@@ -132,28 +288,91 @@ final class FollowedPath {
     guard let tail = current else { return }
     current = nil
     guard rotateWait > .zero else {
-      tail.stop()
+      stop(tail)
       Output.note("\(path): \(reason); closed the old file")
       return
     }
-    Output.note("\(path): \(reason); reading the old file until it is quiet for \(rotateWait)")
+    Output.note(
+      "\(path): \(reason); reading the old file until it is quiet for \(Options.text(of: rotateWait))"
+    )
+    retire(tail)
+  }
+
+  /// Keeps `tail` until it has been quiet for `rotateWait`.
+  private func retire(_ tail: FileTail) {
     let file = Retiring(tail: tail)
     retiring.append(file)
     scheduleCheck(file, after: rotateWait)
   }
 
-  /// Closes `file` once it has been quiet for `rotateWait`, checking again when it was not.
+  /// Closes `file` once it has been quiet for `rotateWait` and has been read to its end,
+  /// checking again when it has not.
   private func scheduleCheck(_ file: Retiring, after delay: Duration) {
     file.timer = try? Timers.after(delay, on: queue).subscribe { [unowned self, unowned file] _ in
       let quiet = ContinuousClock.now - file.lastActivity
-      if quiet >= self.rotateWait {
-        file.tail.stop()
+      let reading = file.tail === self.starting || self.waiting.contains { $0 === file.tail }
+      if quiet >= self.rotateWait && !reading {
+        self.stop(file.tail)
         self.retiring.removeAll { $0 === file }
         Output.note("\(self.path): closed the old file")
       } else {
-        self.scheduleCheck(file, after: self.rotateWait - quiet)
+        self.scheduleCheck(file, after: max(self.rotateWait - quiet, .milliseconds(100)))
       }
     }
+  }
+
+  /// Stops `tail`, and lets the next tail start if it was waiting for this one.
+  private func stop(_ tail: FileTail) {
+    tail.stop()
+    waiting.removeAll { $0 === tail }
+    if starting === tail {
+      starting = nil
+      startNext()
+    }
+  }
+
+  // MARK: - Files
+
+  /// `path`, absolute and without `.` or `..` components.
+  static func absolute(_ path: String) -> String {
+    URL(fileURLWithPath: path).standardizedFileURL.path
+  }
+
+  /// The file with `identity` in the directory of `path`, if there is one.
+  static func find(_ identity: FileIdentity, besides path: String) -> String? {
+    let directory = (absolute(path) as NSString).deletingLastPathComponent
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
+      return nil
+    }
+    for name in names.sorted() {
+      let file = (directory as NSString).appendingPathComponent(name)
+      if FileIdentity(path: file) == identity { return file }
+    }
+    return nil
+  }
+
+  /// The offset where the last `count` lines of the file `fd` start (lines end at LF; a last
+  /// line without one counts), found by reading backwards from `size`.
+  static func startOfLastLines(_ count: Int, of fd: Int32, size: Int64) -> Int64 {
+    guard count > 0, size > 0 else { return size }
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    var end = size
+    var newlines = 0
+    while end > 0 {
+      let start = max(0, end - Int64(buffer.count))
+      let wanted = Int(end - start)
+      let read = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, wanted, off_t(start)) }
+      // Shorter than it was a moment ago: start from the start.
+      guard read == wanted else { return 0 }
+      for index in stride(from: read - 1, through: 0, by: -1) where buffer[index] == 0x0A {
+        // The file's final newline ends the last line; it does not start one.
+        if start + Int64(index) == size - 1 { continue }
+        newlines += 1
+        if newlines == count { return start + Int64(index) + 1 }
+      }
+      end = start
+    }
+    return 0
   }
 }
 

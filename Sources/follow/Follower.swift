@@ -1,60 +1,93 @@
 import Dispatch
+import Foundation
 import IndefiniteObservable
 import Multicast
 import Producers
 
-/// The whole of `follow`: a ``FollowedPath`` per file, a heartbeat timer, and the signals that
-/// reload (SIGHUP) and stop it (SIGINT, SIGTERM), all delivering on one serial queue.
+/// The whole of `follow`: a ``FollowedPath`` per file (a ``FileTail`` for standard input), a
+/// heartbeat timer, the state file and its timer, and the signals that reload (SIGHUP) and stop
+/// it (SIGINT, SIGTERM), all delivering on one serial queue.
 ///
 /// Confined to its queue: it is started there (``start()``) and every stream it subscribes to
 /// delivers there.
 final class Follower {
+  /// How often the state file is written while lines flow.
+  static let stateInterval: Duration = .seconds(1)
+
   private let options: Options
   private let queue: DispatchQueue
   private var paths: [FollowedPath] = []
+  private var input: FileTail?
+  private var inputLineCount = 0
   private var subscriptions: [Subscription] = []
   private var sawLineSinceTick = false
-  private let output: (_ path: String, _ line: String) -> Void
-  private let onStop: () -> Void
+  private let output: (_ label: String, _ line: String) -> Void
+  private let onStop: (_ status: Int32) -> Void
+  /// The state as read at the start (paths absolute), and as last written.
+  private var state = StateFile()
+  private var savedState: StateFile?
+  private var reportedSaveProblem = false
+  private var stopped = false
+  private var ending: Subscription?
+
+  /// The label of standard input in line prefixes and the summary.
+  static let standardInputLabel = "standard input"
 
   /// - Parameters:
-  ///   - output: Receives each line with the path it was followed under; prints it by default.
-  ///   - onStop: Called on the queue once the follower stopped, after its summary.
+  ///   - output: Receives each line with the label of its input (the path as given); prints
+  ///     it by default.
+  ///   - onStop: Called on the queue once the follower stopped, after its summary, with the
+  ///     exit status: 0, or 1 when the state file could not be written at the end.
   init(
     options: Options,
     queue: DispatchQueue,
-    output: ((_ path: String, _ line: String) -> Void)? = nil,
-    onStop: @escaping () -> Void
+    output: ((_ label: String, _ line: String) -> Void)? = nil,
+    onStop: @escaping (_ status: Int32) -> Void
   ) {
     self.options = options
     self.queue = queue
     let labelled = options.paths.count > 1
-    self.output = output ?? { path, line in Output.line(labelled ? "\(path): \(line)" : line) }
+    self.output = output ?? { label, line in Output.line(labelled ? "\(label): \(line)" : line) }
     self.onStop = onStop
   }
 
   /// Starts following every path; throws the first one that cannot be followed, having
   /// released the others.
   func start() throws {
+    let resumed = loadState()
     for path in options.paths {
-      let followed: FollowedPath
       do {
-        followed = try FollowedPath(path: path, rotateWait: options.rotateWait, queue: queue) {
-          [unowned self] line in
+        if path == Options.standardInput {
+          try followStandardInput()
+          continue
+        }
+        let start = startingPoint(of: path, in: resumed)
+        let followed = try FollowedPath(
+          path: path, start: start, rotateWait: options.rotateWait, queue: queue
+        ) { [unowned self] line in
           self.sawLineSinceTick = true
           self.output(path, line)
         }
+        paths.append(followed)
       } catch {
         stopFollowing()
         throw error
       }
-      paths.append(followed)
     }
     if let heartbeat = options.heartbeat {
       subscriptions.append(
         try Timers.every(heartbeat, on: queue).subscribe { [unowned self] _ in
-          if !self.sawLineSinceTick { Output.line("-- idle \(heartbeat)") }
+          if !self.sawLineSinceTick {
+            Output.note("idle: no line for \(Options.text(of: heartbeat))")
+          }
           self.sawLineSinceTick = false
+        })
+    }
+    if options.statePath != nil {
+      saveState()
+      subscriptions.append(
+        try Timers.every(Self.stateInterval, on: queue).subscribe { [unowned self] _ in
+          self.saveState()
         })
     }
     subscriptions.append(
@@ -67,25 +100,138 @@ final class Follower {
         [unowned self] signal in
         self.stop(because: "\(signal)")
       })
-    Output.note("following \(options.paths.joined(separator: ", "))")
+    let labels = options.paths.map { $0 == Options.standardInput ? Self.standardInputLabel : $0 }
+    Output.note("following \(labels.joined(separator: ", "))")
   }
 
-  /// Lines printed per path, in the order the paths were given.
-  var lineCounts: [(path: String, lines: Int)] {
-    paths.map { ($0.path, $0.lineCount) }
+  /// Lines printed per input, in the order they were given.
+  var lineCounts: [(label: String, lines: Int)] {
+    var pathsLeft = paths[...]
+    return options.paths.compactMap { path in
+      if path == Options.standardInput { return (Self.standardInputLabel, inputLineCount) }
+      guard let followed = pathsLeft.popFirst() else { return nil }
+      return (followed.path, followed.lineCount)
+    }
   }
 
-  /// Stops everything, prints the summary and calls `onStop`.
+  /// Stops everything (printing unfinished last lines), records the state, prints the summary
+  /// and calls `onStop`.
   func stop(because reason: String) {
+    guard !stopped else { return }
+    stopped = true
     stopFollowing()
-    let counts = lineCounts.map { "\($0.lines) from \($0.path)" }.joined(separator: ", ")
-    Output.note("stopped by \(reason): \(counts.isEmpty ? "no files" : "lines " + counts)")
-    onStop()
+    let saved = options.statePath == nil || saveState()
+    let counts = lineCounts.map {
+      "\($0.lines) \($0.lines == 1 ? "line" : "lines") from \($0.label)"
+    }
+    Output.note(
+      "stopped by \(reason): \(counts.isEmpty ? "no files" : counts.joined(separator: ", "))")
+    onStop(saved ? 0 : 1)
   }
 
   private func stopFollowing() {
     for subscription in subscriptions { subscription.unsubscribe() }
     subscriptions = []
+    ending?.unsubscribe()
     for path in paths { path.stop() }
+    input?.stop()
+  }
+
+  // MARK: - Standard input
+
+  private func followStandardInput() throws {
+    var info = stat()
+    fstat(STDIN_FILENO, &info)
+    let fd = dup(STDIN_FILENO)
+    guard fd >= 0 else {
+      throw FollowError(
+        description: "cannot read standard input: \(String(cString: strerror(errno)))")
+    }
+    var checkpoint = FileCheckpoint(offset: info.isRegular ? Int64(lseek(fd, 0, SEEK_CUR)) : 0)
+    if info.isRegular && options.lines > 0 {
+      let offset = FollowedPath.startOfLastLines(options.lines, of: fd, size: Int64(info.st_size))
+      checkpoint = FileCheckpoint(offset: offset)
+      lseek(fd, off_t(offset), SEEK_SET)
+    }
+    let tail = FileTail(
+      descriptor: fd, identity: FileIdentity(info), isRegular: info.isRegular, at: checkpoint,
+      queue: queue,
+      events: FileTail.Events(
+        line: { [unowned self] line in
+          self.inputLineCount += 1
+          self.sawLineSinceTick = true
+          self.output(Self.standardInputLabel, line)
+        },
+        ended: { [unowned self] in self.standardInputEnded() },
+        failed: { error in Output.note("\(Self.standardInputLabel): \(error)") }))
+    input = tail
+    try tail.start()
+  }
+
+  /// Standard input's writer closed it: the end, when there is nothing else to follow.
+  private func standardInputEnded() {
+    guard paths.isEmpty else {
+      Output.note("\(Self.standardInputLabel): ended")
+      return
+    }
+    // Out of the delivery in progress: stopping unsubscribes the stream delivering it.
+    ending = try? Timers.after(.zero, on: queue).subscribe { [unowned self] _ in
+      self.stop(because: "the end of \(Self.standardInputLabel)")
+    }
+  }
+
+  // MARK: - State
+
+  /// Reads the state file, saying on standard error what is used of it and what is not.
+  /// Returns the recorded files per absolute path; empty when nothing can be used.
+  private func loadState() -> [String: [StateFile.Entry]] {
+    guard let statePath = options.statePath else { return [:] }
+    switch StateFile.load(from: statePath) {
+    case .success(nil):
+      Output.note(
+        "no state file \(statePath) yet; starting at the end of each file, and recording from now on"
+      )
+      return [:]
+    case .failure(let problem):
+      let aside = statePath + ".unusable"
+      let moved = rename(statePath, aside) == 0
+      Output.note(
+        "\(problem); starting at the end of each file\(moved ? " (the file was moved to \(aside))" : "")"
+      )
+      return [:]
+    case .success(let loaded?):
+      state = loaded
+      savedState = loaded
+      return loaded.paths
+    }
+  }
+
+  /// Where to start `path`: where the state says, else at its end (less `--lines`).
+  private func startingPoint(
+    of path: String, in resumed: [String: [StateFile.Entry]]
+  ) -> FollowedPath.Start {
+    guard options.statePath != nil, savedState != nil else { return .end(lines: options.lines) }
+    guard let entries = resumed[FollowedPath.absolute(path)], !entries.isEmpty else {
+      Output.note("\(path): not in the state file; starting at its end")
+      return .end(lines: options.lines)
+    }
+    return .resume(entries)
+  }
+
+  /// Writes the state file when it changed; whether it is written. Entries of paths not
+  /// followed this time are kept as they were.
+  @discardableResult
+  private func saveState() -> Bool {
+    guard let statePath = options.statePath else { return true }
+    for path in paths { state.paths[path.absolutePath] = path.stateEntries }
+    guard state != savedState else { return true }
+    if let problem = state.save(to: statePath) {
+      if !reportedSaveProblem { Output.note("\(problem); trying again every second") }
+      reportedSaveProblem = true
+      return false
+    }
+    savedState = state
+    reportedSaveProblem = false
+    return true
   }
 }

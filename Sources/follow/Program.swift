@@ -14,7 +14,7 @@ enum Program {
     let running: AnyObject = queue.sync {
       do {
         if options.paths.isEmpty { return try Demo(options: options, queue: queue) }
-        let follower = Follower(options: options, queue: queue) { exit(0) }
+        let follower = Follower(options: options, queue: queue) { status in exit(status) }
         try follower.start()
         return follower
       } catch {

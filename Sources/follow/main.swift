@@ -13,8 +13,12 @@ do {
     print(Options.usage)
     exit(0)
   }
+  if options.version {
+    print(Options.versionText)
+    exit(0)
+  }
   Program.run(options)
 } catch {
-  printError("\(error)\n\n\(Options.usage)")
+  printError(Options.usageMistake(error))
   exit(2)
 }

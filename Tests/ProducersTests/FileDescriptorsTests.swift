@@ -172,6 +172,84 @@ import Testing
     subscription.unsubscribe()
   }
 
+  /// copytruncate with a fast writer: the file is emptied and written past the old read
+  /// position before the reader looks again, so it never looks shorter.
+  @Test func aFileTruncatedAndRewrittenPastTheReadPositionIsReadAgainFromItsStart() throws {
+    let directory = TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("log")
+    append("line 1\nline 2\n", to: path)
+    let lines = Recorder<String>()
+    let statuses = Recorder<DescriptorStatus>()
+    let refill = Broadcaster()
+    let subscription = try FileDescriptors.lines(
+      of: open(path, O_RDONLY), ownership: .streamCloses, refill: refill.stream
+    ).subscribe(next: lines.record, status: statuses.record)
+    #expect(lines.wait(forCount: 2))
+    truncate(path, 0)
+    append("new line 1, longer than the whole old file\nnew line 2\n", to: path)
+    refill.fire()
+    #expect(lines.wait(forCount: 4))
+    #expect(
+      lines.values == [
+        "line 1", "line 2", "new line 1, longer than the whole old file", "new line 2",
+      ])
+    #expect(statuses.values.contains(.truncated))
+    subscription.unsubscribe()
+  }
+
+  /// The same, while a read pass is going on: the file is truncated and written again between
+  /// two reads of one pass (here by the subscriber, on the delivery of a line).
+  @Test func aFileRewrittenDuringAReadPassIsReadAgainFromItsStart() throws {
+    let directory = TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("log")
+    append("line 1\nline 2\n", to: path)
+    let lines = Recorder<String>()
+    let statuses = Recorder<DescriptorStatus>()
+    let refill = Broadcaster()
+    let subscription = try FileDescriptors.lines(
+      of: open(path, O_RDONLY), ownership: .streamCloses, refill: refill.stream
+    ).subscribe(
+      next: { line in
+        lines.record(line)
+        if line == "line 2" {
+          truncate(path, 0)
+          append("new line 1, longer than the whole old file\nnew line 2\n", to: path)
+        }
+      }, status: statuses.record)
+    #expect(lines.wait(forCount: 4))
+    #expect(statuses.wait { $0.contains(.endOfFile) })
+    #expect(
+      lines.values == [
+        "line 1", "line 2", "new line 1, longer than the whole old file", "new line 2",
+      ])
+    #expect(statuses.values.contains(.truncated))
+    subscription.unsubscribe()
+  }
+
+  /// The same, when the new content is exactly as long as what was read.
+  @Test func aFileRewrittenToTheSameLengthIsReadAgainFromItsStart() throws {
+    let directory = TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("log")
+    append("old 1\n", to: path)
+    let lines = Recorder<String>()
+    let statuses = Recorder<DescriptorStatus>()
+    let refill = Broadcaster()
+    let subscription = try FileDescriptors.lines(
+      of: open(path, O_RDONLY), ownership: .streamCloses, refill: refill.stream
+    ).subscribe(next: lines.record, status: statuses.record)
+    #expect(lines.wait(forCount: 1))
+    truncate(path, 0)
+    append("new 1\n", to: path)
+    refill.fire()
+    #expect(lines.wait(forCount: 2))
+    #expect(lines.values == ["old 1", "new 1"])
+    #expect(statuses.values.contains(.truncated))
+    subscription.unsubscribe()
+  }
+
   @Test func unsubscribeOnTheDeliveryQueueStopsTheRestOfAChunk() throws {
     let pipe = Pipe()
     defer { close(pipe.write) }

@@ -191,9 +191,11 @@ import Testing
     #expect(lines.values.isEmpty)
   }
 
-  @Test func aFollowedProcFileIsReadOnceAndNeverReportedTruncated() throws {
-    // /proc/self/limits: a file whose size reads 0 in `stat`, with content that stays the same.
-    let fd = open("/proc/self/limits", O_RDONLY)
+  @Test(arguments: ["/proc/self/limits", "/proc/uptime"])
+  func aFollowedProcFileIsReadOnceAndNeverReportedTruncated(path: String) throws {
+    // Files whose size reads 0 in `stat`; the first keeps its content, the second has new
+    // content every 10 ms, of the same length.
+    let fd = open(path, O_RDONLY)
     try #require(fd >= 0)
     var info = stat()
     fstat(fd, &info)
@@ -207,8 +209,9 @@ import Testing
     ).subscribe(next: lines.record, status: statuses.record)
     #expect(statuses.wait(forCount: 1))
     let count = lines.count
-    #expect(count > 10)
+    #expect(count > 0)
     for _ in 0..<3 {
+      Thread.sleep(forTimeInterval: 0.03)
       refill.fire()
       // Let the pass run to its end: a few turns of the queue, and a moment for good measure.
       for _ in 0..<8 { queue.sync {} }
@@ -218,4 +221,5 @@ import Testing
     #expect(statuses.values == [.endOfFile])
     #expect(lines.count == count)
   }
+
 }

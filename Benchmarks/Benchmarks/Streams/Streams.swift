@@ -18,6 +18,7 @@ let benchmarks: @Sendable () -> Void = {
   contendedSendBenchmarks()
   asyncBridgeBenchmarks()
   memoryBenchmarks()
+  operatorBenchmarks()
 }
 
 /// The name of a benchmark of `implementation` in `scenario`.

@@ -1,3 +1,5 @@
+import IndefiniteObservable
+
 /// Hands values sent from any thread to a `@MainActor` handler, one at a time, in the order they
 /// were sent.
 ///

@@ -33,13 +33,19 @@ public struct Topic<Payload: Sendable>: Hashable, Sendable, CustomStringConverti
   }
 
   /// The key under which a bus files this topic's subscribers.
-  var key: TopicKey {
+  @inlinable var key: TopicKey {
     TopicKey(name: name, payload: ObjectIdentifier(Payload.self))
   }
 }
 
 /// A topic's identity in a bus: its name and its payload type.
-struct TopicKey: Hashable {
-  let name: String
-  let payload: ObjectIdentifier
+@usableFromInline
+struct TopicKey: Hashable, Sendable {
+  @usableFromInline let name: String
+  @usableFromInline let payload: ObjectIdentifier
+
+  @inlinable init(name: String, payload: ObjectIdentifier) {
+    self.name = name
+    self.payload = payload
+  }
 }

@@ -51,11 +51,42 @@ extension TopicBus {
   ) -> Subscription {
     // A once-subscriber's delivery ends itself after its event, which releases the handler.
     let delivery = MainActorDelivery(once: once, handler)
-    return add(
-      TypedTopicSubscriber(
-        topic: topic, sender: sender, owner: owner, once: once, mainActorDelivery: delivery
-      ) { _, event, onMainActor in
-        delivery.send(event, onMainActor: onMainActor)
-      })
+    let subscription = add(topic, sender: sender, once: once) { emitter, state in
+      guard let owner else {
+        return emitter.subscribe { message in
+          guard case .event(let event, let onMainActor) = message,
+            state.admits(sender: event.sender)
+          else { return }
+          delivery.send(event, onMainActor: onMainActor)
+        }
+      }
+      // Not bound to the owner in the emitter: `unsubscribe(_:from:)` and `unsubscribeAll(_:)`
+      // must also drop the events queued for the main actor, so the subscription ends itself
+      // when it hears that its owner's subscriptions end, in the same send that says so.
+      return emitter.subscribe { [weak owner] message in
+        guard let owner else {  // the owner is gone: nothing can be delivered again
+          delivery.cancel()
+          state.end()
+          return
+        }
+        switch message {
+        case .event(let event, let onMainActor):
+          guard state.admits(sender: event.sender) else { return }
+          delivery.send(event, onMainActor: onMainActor)
+        case .ownerEnded(let ended):
+          guard ended == ObjectIdentifier(owner) else { return }
+          delivery.cancel()
+          state.end()
+        }
+      }
+    }
+    // The delivery, and with it the handler, is kept by the emitter's subscription (and by a
+    // main-actor task while events wait for it), not by the returned subscription: a
+    // subscription that ends by itself (its sender or owner gone, its owner unsubscribed, its
+    // once-event delivered) releases the handler even if its `Subscription` is kept.
+    return Subscription { [weak delivery] in
+      delivery?.cancel()
+      subscription.unsubscribe()
+    }
   }
 }

@@ -24,62 +24,31 @@ struct ByteChunks: ChunkDecoder {
   mutating func reset() {}
 }
 
-/// Splits chunks into lines: on LF, dropping a CR before it; an unfinished line waits for the
-/// rest of its bytes, and one longer than `maximumLength` bytes is cut into pieces of that size.
-/// Bytes that are not UTF-8 become U+FFFD.
+/// Turns chunks into the lines of a ``LineSplitter``, as strings; see it for the rules.
 struct LineDecoder: ChunkDecoder {
-  let maximumLength: Int
-  private var partial: [UInt8] = []
+  private var splitter: LineSplitter
 
   init(maximumLength: Int) {
-    self.maximumLength = maximumLength
+    splitter = LineSplitter(maximumLineLength: maximumLength)
   }
 
   mutating func decode(_ chunk: UnsafeRawBufferPointer, emit: (String) -> Bool) {
-    var start = chunk.startIndex
-    while start < chunk.endIndex {
-      let newline = chunk[start...].firstIndex(of: 0x0A)
-      var segment = chunk[start..<(newline ?? chunk.endIndex)]
-      // A line that would grow past the maximum is delivered in pieces of that length.
-      while partial.count + segment.count > maximumLength {
-        let count = maximumLength - partial.count
-        partial.append(contentsOf: segment.prefix(count))
-        segment = segment.dropFirst(count)
-        let piece = String(decoding: partial, as: UTF8.self)
-        partial.removeAll(keepingCapacity: true)
-        if !emit(piece) { return }
-      }
-      guard let newline else {
-        partial.append(contentsOf: segment)
-        return
-      }
-      let line: String
-      if partial.isEmpty {
-        line = Self.text(segment)
-      } else {
-        partial.append(contentsOf: segment)
-        line = partial.withUnsafeBytes { Self.text($0[...]) }
-        partial.removeAll(keepingCapacity: true)
-      }
-      start = newline + 1
-      if !emit(line) { return }
+    // Once `emit` says stop (the subscription ended), the rest of the chunk is split but not
+    // delivered.
+    var delivering = true
+    splitter.split(chunk) { line in
+      if delivering { delivering = emit(line.text) }
     }
   }
 
   mutating func flush(emit: (String) -> Bool) {
-    guard !partial.isEmpty else { return }
-    let line = partial.withUnsafeBytes { Self.text($0[...]) }
-    partial.removeAll()
-    _ = emit(line)
+    var delivering = true
+    splitter.flush { line in
+      if delivering { delivering = emit(line.text) }
+    }
   }
 
   mutating func reset() {
-    partial.removeAll()
-  }
-
-  /// The text of one line's bytes, without a final CR.
-  private static func text(_ bytes: Slice<UnsafeRawBufferPointer>) -> String {
-    let end = bytes.last == 0x0D ? bytes.endIndex - 1 : bytes.endIndex
-    return String(decoding: bytes[bytes.startIndex..<end], as: UTF8.self)
+    splitter.reset()
   }
 }

@@ -1,6 +1,5 @@
 import Dispatch
 import IndefiniteObservable
-import Multicast
 
 #if canImport(Darwin)
   import Darwin

@@ -9,10 +9,13 @@ public enum DescriptorStatus: Sendable, Hashable {
   /// file it means "caught up": reading resumes when the stream's `refill` trigger fires, and
   /// this status is reported again after each read that found new bytes.
   case endOfFile
-  /// A regular file became shorter than the read position (truncated in place, as
-  /// `copytruncate` log rotation does): the reader starts again from the beginning, dropping
-  /// any unfinished line. A file whose size reads 0 while it has content (a `/proc` or `/sys`
-  /// file) has no length to compare, and is never reported truncated.
+  /// A regular file no longer holds what was read from it: it became shorter than the read
+  /// position (truncated in place, as `copytruncate` log rotation does), or the bytes just
+  /// before the position changed (truncated and written again past it before the reader
+  /// looked). The reader starts again from the beginning, dropping any unfinished line. See
+  /// ``FileCheckpoint`` for the one rewrite that cannot be told from growth. A file whose size
+  /// reads 0 while it has content (a `/proc` or `/sys` file, made anew at each read) has no
+  /// length to compare, and is never reported truncated.
   case truncated
   /// The descriptor cannot be read (or was closed by its stream); nothing more is delivered.
   case failed(FileDescriptorError)

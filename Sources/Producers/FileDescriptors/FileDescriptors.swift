@@ -84,8 +84,9 @@ public enum FileDescriptors {
   /// end has not arrived yet waits for it. At a final end of file (a pipe's writer closed, or a
   /// regular file read without `refill`) the unfinished last line is delivered as it is; a
   /// followed regular file keeps it until its end arrives. A line longer than
-  /// `maximumLineLength` bytes is delivered in pieces of that length, so binary data cannot
-  /// grow memory without bound. Bytes that are not UTF-8 become U+FFFD.
+  /// `maximumLineLength` bytes is delivered in pieces of at most that length, cut only between
+  /// characters, so binary data cannot grow memory without bound. Bytes that are not UTF-8
+  /// become U+FFFD. ``LineSplitter`` does the splitting and states the rules in full.
   ///
   /// - Parameters:
   ///   - fd: An open descriptor that can be read.

@@ -3,7 +3,8 @@ import IndefiniteObservable
 import Synchronization
 
 /// Reads a regular file for one subscription: to its end at once, then again each time the
-/// refill trigger fires, from where it stopped (or from the start, after a truncation).
+/// refill trigger fires, from where it stopped (or from the start, after a truncation: the
+/// file no longer holds the bytes read before the position, see ``FileCheckpoint``).
 ///
 /// A regular file is always "readable" to Dispatch, so a read source would spin at end of file;
 /// this reader runs read passes on the delivery queue instead, and uses `pread` with its own
@@ -11,21 +12,28 @@ import Synchronization
 /// each, and between two turns the other work on the target queue runs
 /// (``DescriptorReader/continueAfterOthers(_:)``), so a long file does not hold the queue.
 ///
-/// `decoder`, `offset`, `isPassing`, `passAgain`, `readSomething`, `reportedEnd` and
-/// `hasFailed` are used only by the passes, on the delivery queue (see ``DescriptorReader``);
-/// `pending` is atomic.
+/// A file whose size reads 0 in `stat` yet has a byte at its start is a `/proc` or `/sys`
+/// file, whose content is made anew at each read (`/proc/meminfo`, `/proc/uptime`): it has no
+/// length, and bytes that change between two reads are no sign of a rewrite. Such a file is
+/// never taken for truncated; a refill reads whatever lies past the position.
+///
+/// `decoder`, `checkpoint`, `isPassing`, `passAgain`, `lengthIsKnown`, `readSomething`,
+/// `reportedEnd` and `hasFailed` are used only by the passes, on the delivery queue (see
+/// ``DescriptorReader``); `pending` is atomic.
 final class FileReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>, @unchecked Sendable
 {
   private let following: Bool
   private var decoder: Decoder
   // The most bytes one read asks for: the most that one turn decodes and delivers.
   private let chunkSize: Int
-  private var offset: Int64
+  private var checkpoint: FileCheckpoint
   // Whether a pass is under way, and whether another was asked for meanwhile: it starts when
-  // this one ends, and checks the file's length again (the file may have been truncated
-  // behind the position this pass reads from).
+  // this one ends, and checks the file again (it may have been truncated behind the position
+  // this pass reads from).
   private var isPassing = false
   private var passAgain = false
+  // Whether the pass under way may compare the file with the checkpoint (see above).
+  private var lengthIsKnown = true
   private var readSomething = false
   private var reportedEnd = false
   private var hasFailed = false
@@ -48,7 +56,8 @@ final class FileReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>, 
     self.decoder = decoder
     self.chunkSize = chunkSize
     self.following = following
-    self.offset = System.offset(fd)
+    let offset = System.offset(fd)
+    self.checkpoint = FileCheckpoint.reading(fd, at: offset) ?? FileCheckpoint(offset: offset)
     super.init(holder: holder, fd: fd, queue: queue, target: target, observer: observer)
     refill()
   }
@@ -72,14 +81,21 @@ final class FileReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>, 
 
   /// Begins a pass: from the start of the file when it was truncated, else from the position.
   private func beginPass() {
-    if wasTruncated() {
-      offset = 0
-      decoder.reset()
-      report(.truncated)
-    }
+    lengthIsKnown = !lengthIsUnknown()
+    _ = startedOver()
     isPassing = true
     readSomething = false
     readTurn()
+  }
+
+  /// Whether the file no longer holds the bytes read before the position (truncated, or
+  /// truncated and written again past it): then reading starts again from the beginning.
+  private func startedOver() -> Bool {
+    guard lengthIsKnown, checkpoint.verdict(for: fd) != .holds else { return false }
+    checkpoint = FileCheckpoint()
+    decoder.reset()
+    report(.truncated)
+    return true
   }
 
   /// One turn of a pass, on the delivery queue: reads one chunk and delivers its values, then
@@ -88,13 +104,17 @@ final class FileReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>, 
     guard !isCancelled else { return }
     let emit = { (value: Decoder.Value) -> Bool in self.deliver(value) }
     let result = withUnsafeTemporaryAllocation(byteCount: chunkSize, alignment: 1) {
-      buffer in
-      System.read(fd, into: buffer, at: offset).map { count in
-        guard count > 0 else { return 0 }
-        offset += Int64(count)
-        decoder.decode(UnsafeRawBufferPointer(rebasing: buffer[..<count]), emit: emit)
-        return count
-      }
+      buffer -> Result<Int, Errno> in
+      let result = System.read(fd, into: buffer, at: checkpoint.offset)
+      guard case .success(let count) = result, count > 0 else { return result }
+      // Checked after the read: a chunk read from a file rewritten since the last read would
+      // be the middle of the new content. The next turn reads from the start.
+      if startedOver() { return result }
+      let chunk = UnsafeRawBufferPointer(rebasing: buffer[..<count])
+      checkpoint.advance(over: chunk)
+      readSomething = true
+      decoder.decode(chunk, emit: emit)
+      return result
     }
     switch result {
     case .success(0):
@@ -109,7 +129,6 @@ final class FileReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>, 
         beginPass()
       }
     case .success:
-      readSomething = true
       continueAfterOthers(readTurn)
     case .failure(let errno):
       isPassing = false
@@ -118,19 +137,13 @@ final class FileReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>, 
     }
   }
 
-  /// Whether the file became shorter than the position read so far.
-  ///
-  /// A size of 0 is not always a length: `/proc` and `/sys` files say 0 and have content, which
-  /// is read anew on each read. When the file says 0 yet has a byte at its start, its length
-  /// is unknown, and it is not taken for truncated.
-  private func wasTruncated() -> Bool {
-    guard offset > 0, case .success(let info) = System.status(fd), Int64(info.st_size) < offset
-    else { return false }
-    guard info.st_size == 0 else { return true }
+  /// Whether `stat` says 0 for a file that has a byte at its start: a `/proc` or `/sys` file.
+  private func lengthIsUnknown() -> Bool {
+    guard case .success(let info) = System.status(fd), info.st_size == 0 else { return false }
     let first = withUnsafeTemporaryAllocation(byteCount: 1, alignment: 1) { buffer in
       System.read(fd, into: buffer, at: 0)
     }
-    return first != .success(1)
+    return first == .success(1)
   }
 
   /// Releases on the queue, after any turn in progress.

@@ -15,6 +15,8 @@ final class FollowProcess: @unchecked Sendable {
   private let condition = NSCondition()
   private var stdoutText = ""
   private var stderrText = ""
+  /// The write end of the program's standard input, when the test feeds it.
+  private let input: FileHandle?
 
   /// The built program: in the same folder as the test bundle.
   static var executable: URL {
@@ -23,8 +25,13 @@ final class FollowProcess: @unchecked Sendable {
   }
 
   /// Starts `follow` with `arguments` in `directory`; through `launcher` when given (a
-  /// program and its arguments, which run `follow` and its arguments after them).
-  init(_ arguments: [String], in directory: String? = nil, launcher: [String] = []) throws {
+  /// program and its arguments, which run `follow` and its arguments after them). With
+  /// `feedingInput`, its standard input is a pipe that ``writeInput(_:)`` writes into;
+  /// otherwise /dev/null.
+  init(
+    _ arguments: [String], in directory: String? = nil, launcher: [String] = [],
+    feedingInput: Bool = false
+  ) throws {
     if let program = launcher.first {
       process.executableURL = URL(fileURLWithPath: program)
       process.arguments = launcher.dropFirst() + [Self.executable.path] + arguments
@@ -37,14 +44,31 @@ final class FollowProcess: @unchecked Sendable {
     let err = Pipe()
     process.standardOutput = out
     process.standardError = err
-    process.standardInput = FileHandle.nullDevice
-    out.fileHandleForReading.readabilityHandler = { [weak self] handle in
-      self?.append(handle.availableData, toError: false)
-    }
-    err.fileHandleForReading.readabilityHandler = { [weak self] handle in
-      self?.append(handle.availableData, toError: true)
+    if feedingInput {
+      // A program that exited early must fail the test, not kill it with SIGPIPE.
+      signal(SIGPIPE, SIG_IGN)
+      let pipe = Pipe()
+      process.standardInput = pipe
+      input = pipe.fileHandleForWriting
+    } else {
+      process.standardInput = FileHandle.nullDevice
+      input = nil
     }
     try process.run()
+    // Each output is read by a thread of its own with blocking reads, not by a Dispatch
+    // source (`readabilityHandler`): many read sources made and cancelled on parallel test
+    // threads crash libdispatch's epoll loop on Linux now and then.
+    for (pipe, isError) in [(out, false), (err, true)] {
+      let handle = pipe.fileHandleForReading
+      let thread = Thread { [weak self] in
+        while true {
+          let data = handle.availableData
+          if data.isEmpty { return }
+          self?.append(data, toError: isError)
+        }
+      }
+      thread.start()
+    }
   }
 
   private func append(_ data: Data, toError: Bool) {
@@ -97,6 +121,16 @@ final class FollowProcess: @unchecked Sendable {
   @discardableResult
   func waitForNote(_ text: String, seconds: Double = 30) -> Bool {
     wait(seconds: seconds) { _, err in err.contains(text) }
+  }
+
+  /// Writes `text` to the program's standard input (made with `feedingInput`).
+  func writeInput(_ text: String) {
+    try? input?.write(contentsOf: Data(text.utf8))
+  }
+
+  /// Closes the program's standard input: its end of file.
+  func closeInput() {
+    try? input?.close()
   }
 
   /// Sends `signal` to the program.

@@ -6,9 +6,8 @@
   import Musl
 #endif
 
-/// State that only a lock lets you reach: the lock and the state live in one allocation, and
-/// ``withLock(_:)`` is the only way to the state, so the type, not a comment, says what the
-/// lock guards (the shape of swift-nio's `NIOLockedValueBox`).
+/// State that only a lock lets you reach: ``withLock(_:)`` is the only way to the state, so the
+/// type, not a comment, says what the lock guards (the shape of swift-nio's `NIOLockedValueBox`).
 ///
 /// ```swift
 /// let hits = LockedState(0)
@@ -27,13 +26,24 @@
 ///   again from inside `body` on the same state deadlocks. Run no callback of someone else's
 ///   inside `body`, and release nothing whose `deinit` may run such code: take it out, return,
 ///   then call or release it.
-/// - Copies share the lock and the state. `Sendable` when `State` is.
-public struct LockedState<State> {
-  @usableFromInline let buffer: LockedStateBuffer<State>
+/// - `Sendable` when `State` is.
+public final class LockedState<State> {
+  // The lock lives at an address of its own that never changes, allocated once; the state is
+  // reached only with the lock held (`@exclusivity(unchecked)`: the lock, not the runtime's
+  // dynamic check, keeps its accesses apart).
+  @usableFromInline let lock: UnsafeMutablePointer<PlatformLock>
+  @exclusivity(unchecked) @usableFromInline var state: State
 
   /// Creates a lock guarding `initial`.
   public init(_ initial: State) {
-    buffer = LockedStateBuffer.make(initial)
+    state = initial
+    lock = .allocate(capacity: 1)
+    lock.initializeLock()
+  }
+
+  deinit {
+    lock.deinitializeLock()
+    lock.deallocate()
   }
 
   /// Runs `body` with exclusive access to the state, and returns what it returns.
@@ -41,39 +51,21 @@ public struct LockedState<State> {
   public func withLock<Result, Failure: Error>(
     _ body: (inout State) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    try buffer.withUnsafeMutablePointers { (state, lock) throws(Failure) -> Result in
-      lock.lock()
-      defer { lock.unlock() }
-      return try body(&state.pointee)
-    }
+    lock.lock()
+    defer { lock.unlock() }
+    return try body(&state)
   }
 }
 
 extension LockedState: @unchecked Sendable where State: Sendable {}
 
-/// The one allocation of a ``LockedState``: the state as the header, the platform lock as the
-/// single element.
-@usableFromInline
-final class LockedStateBuffer<State>: ManagedBuffer<State, LockedStateBuffer.PlatformLock> {
-  #if canImport(Darwin)
-    @usableFromInline typealias PlatformLock = os_unfair_lock
-  #else
-    @usableFromInline typealias PlatformLock = pthread_mutex_t
-  #endif
+#if canImport(Darwin)
+  @usableFromInline typealias PlatformLock = os_unfair_lock
+#else
+  @usableFromInline typealias PlatformLock = pthread_mutex_t
+#endif
 
-  static func make(_ initial: State) -> LockedStateBuffer {
-    let buffer = create(minimumCapacity: 1) { _ in initial }
-    buffer.withUnsafeMutablePointerToElements { $0.initializeLock() }
-    return unsafeDowncast(buffer, to: LockedStateBuffer.self)
-  }
-
-  // ManagedBuffer destroys the header (the state) by itself; the element is ours to destroy.
-  deinit {
-    withUnsafeMutablePointerToElements { $0.deinitializeLock() }
-  }
-}
-
-extension UnsafeMutablePointer where Pointee == LockedStateBuffer<Void>.PlatformLock {
+extension UnsafeMutablePointer where Pointee == PlatformLock {
   /// Initializes the memory at this address as an unlocked lock.
   fileprivate func initializeLock() {
     #if canImport(Darwin)
@@ -93,7 +85,7 @@ extension UnsafeMutablePointer where Pointee == LockedStateBuffer<Void>.Platform
     #endif
   }
 
-  /// Destroys the unlocked lock at this address.
+  /// Destroys the unlocked lock at this address, leaving the memory uninitialized.
   fileprivate func deinitializeLock() {
     #if !canImport(Darwin)
       pthread_mutex_destroy(self)

@@ -1,0 +1,52 @@
+/// The disconnect of one upstream connection at a time, for operators whose upstream changes
+/// (`switchToLatest`) or ends before their subscription does (`prefix`); RxSwift's
+/// `SerialDisposable`, for disconnects.
+///
+/// Every disconnect given to it is called exactly once: when it is replaced, taken by
+/// ``disconnectCurrent()`` or ``end()``, or at once if the slot has ended. Its methods may be
+/// called from any thread and from inside the disconnects they call; disconnects run after the
+/// lock is released.
+///
+/// It is thread-safe because `Subscription.unsubscribe()` may run on another thread than the one
+/// delivering values.
+@usableFromInline
+final class SerialDisconnect: @unchecked Sendable {
+  // `@unchecked Sendable`: the held disconnect lives inside the lock, and one taken out is called
+  // after the lock is released; a disconnect is not `Sendable` (4.0's `Disconnect`).
+  private let slot = LockedState((current: Disconnect?.none, isEnded: false))
+
+  /// An empty slot that has not ended.
+  @usableFromInline
+  init() {}
+
+  /// Holds `disconnect` and calls the one it replaces, if any; calls `disconnect` at once
+  /// instead if the slot has ended.
+  @usableFromInline
+  func replace(with disconnect: @escaping Disconnect) {
+    var toCall: Disconnect? = disconnect
+    slot.withLock { slot in
+      if !slot.isEnded { swap(&toCall, &slot.current) }
+    }
+    toCall?()
+  }
+
+  /// Calls the disconnect held, if any, and holds nothing. The slot goes on taking new ones.
+  @usableFromInline
+  func disconnectCurrent() {
+    var toCall: Disconnect?
+    slot.withLock { slot in swap(&toCall, &slot.current) }
+    toCall?()
+  }
+
+  /// Calls the disconnect held, if any, and every one given later, at once. Calling it again
+  /// does nothing.
+  @usableFromInline
+  func end() {
+    var toCall: Disconnect?
+    slot.withLock { slot in
+      slot.isEnded = true
+      swap(&toCall, &slot.current)
+    }
+    toCall?()
+  }
+}

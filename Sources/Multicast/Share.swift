@@ -1,0 +1,134 @@
+import IndefiniteObservable
+
+extension ValueObservable {
+  /// Shares one subscription to this stream among all the subscribers of the stream returned:
+  /// it connects when the first subscriber arrives and disconnects when the last one leaves.
+  ///
+  /// ```swift
+  /// var connections = 0
+  /// let lines = ValueObservable<String> { observer in
+  ///   connections += 1
+  ///   observer.next("first line")
+  ///   return noopDisconnect
+  /// }.share()
+  /// var seen: [String] = []
+  /// let counting = lines.subscribe { seen.append("counted \($0)") }
+  /// let printing = lines.subscribe { seen.append("printed \($0)") }
+  /// // connections == 1, seen == ["counted first line"]
+  /// ```
+  ///
+  /// A stream is cold: each subscription runs its connect again, so two subscribers of a pipe's
+  /// lines would split the lines between them. The shared stream connects this stream once, for
+  /// all its subscribers, and delivers each value to each of them through an `Emitter`, as
+  /// Combine's `share()` does through a subject:
+  ///
+  /// - The first subscriber connects this stream, on its thread, before its `subscribe`
+  ///   returns; it receives the values this stream sends synchronously while connecting.
+  /// - Later subscribers receive the values sent after they subscribed; nothing is replayed.
+  ///   (Prepend or replay a value upstream of `share()` if they need one.)
+  /// - When the last subscriber unsubscribes, this stream is disconnected, on that thread,
+  ///   before `unsubscribe()` returns. The next subscriber connects it again: a new connection,
+  ///   whose operators upstream start afresh.
+  ///
+  /// Call `share()` once and hand out its result: each call makes a shared stream of its own.
+  ///
+  /// - Threading: subscribing and unsubscribing are safe from any thread, at once; the share
+  ///   counts its subscribers in a lock, and calls nothing while holding it. This stream's
+  ///   connect and disconnect therefore run on whichever thread subscribes first or unsubscribes
+  ///   last, which this stream must allow (the sources of this package do). Values reach the
+  ///   subscribers synchronously on the thread this stream delivers them on, in the order they
+  ///   subscribed, as an `Emitter`'s subscribers receive them, with the same re-entrancy and
+  ///   unsubscribe guarantees: a subscriber may subscribe and unsubscribe from its callback, and
+  ///   once `unsubscribe()` returns, no delivery to it begins. A subscriber that joins on another
+  ///   thread while the first is still connecting is subscribed at once and receives the values
+  ///   sent once the connection is made. If the last subscriber leaves on one thread while a new
+  ///   first one arrives on another, the old connection may still be disconnecting while the new
+  ///   one connects; no value of the old connection reaches the new subscribers.
+  /// - Lifetime: the shared stream keeps this stream alive. While connected, this stream's source
+  ///   keeps the connection's emitter and with it the subscribers' closures, until they
+  ///   unsubscribe. There is no limit on the number of subscribers.
+  /// - Cost: a value costs what an `Emitter`'s send costs, with no allocation; the first
+  ///   subscriber's subscribe makes the connection (an emitter and this stream's subscription).
+  public func share() -> ValueObservable<T> {
+    let shared = SharedConnection(upstream: self)
+    return ValueObservable { observer in shared.subscribe(observer.next) }
+  }
+}
+
+/// The state of one `share()`: the number of subscribers and, while there is at least one, the
+/// connection they share.
+///
+/// The lock guards the count and the connection, so that a first subscriber and a last one on
+/// two threads agree on who connects and who disconnects. Connecting and disconnecting the
+/// upstream, and every delivery, run after it is released.
+///
+/// `@unchecked Sendable`: `state` is a `LockedState`, and `upstream` is immutable; only its connect is
+/// called, on the thread of a first subscriber, as ``ValueObservable/share()`` documents.
+private final class SharedConnection<T>: @unchecked Sendable {
+  private let upstream: ValueObservable<T>
+  private let state = LockedState(State())
+
+  private struct State {
+    /// The subscriptions that have not ended.
+    var subscribers = 0
+    /// What they share; nil exactly when `subscribers` is 0.
+    var connection: Connection?
+  }
+
+  /// One connection of the upstream: the emitter that fans its values out, and the upstream's
+  /// subscription once it has been made.
+  ///
+  /// `@unchecked Sendable`: `emitter` is an `Emitter`, safe from any thread whatever its `T`
+  /// (it is `Sendable` only when `T` is, because values sent into it on one thread reach
+  /// subscribers there; here it only ever receives the upstream's values on the upstream's own
+  /// threads). `upstream` is a `LockedState`.
+  private final class Connection: @unchecked Sendable {
+    let emitter = Emitter<T>()
+    let upstream = LockedState<Subscription?>(nil)
+
+    init() {
+      emitter.maxSubscribers = .max  // The user cannot reach this emitter to raise its limit.
+    }
+  }
+
+  init(upstream: ValueObservable<T>) {
+    self.upstream = upstream
+  }
+
+  /// Subscribes `next`, connecting the upstream if it is the first subscriber.
+  func subscribe(_ next: @escaping (T) -> Void) -> Disconnect {
+    let (connection, isFirst) = state.withLock { state in
+      state.subscribers += 1
+      if let connection = state.connection { return (connection, false) }
+      let connection = Connection()
+      state.connection = connection
+      return (connection, true)
+    }
+    // Subscribed to the emitter before the upstream connects, so that the first subscriber
+    // receives what the upstream sends while connecting.
+    let downstream = connection.emitter.subscribe(next)
+    if isFirst {
+      let emitter = connection.emitter
+      let subscription = upstream.subscribe { emitter.send($0) }
+      connection.upstream.withLock { $0 = subscription }
+      // This subscriber is still counted, so the connection cannot have ended meanwhile.
+    }
+    return {
+      downstream.unsubscribe()
+      self.unsubscribed()
+    }
+  }
+
+  /// Counts a subscriber out; the last one disconnects the upstream, outside the lock.
+  private func unsubscribed() {
+    let ended: Connection? = state.withLock { state in
+      state.subscribers -= 1
+      guard state.subscribers == 0 else { return nil }
+      defer { state.connection = nil }
+      return state.connection
+    }
+    guard let ended else { return }
+    let subscription = ended.upstream.withLock { $0.take() }
+    subscription?.unsubscribe()
+  }
+}

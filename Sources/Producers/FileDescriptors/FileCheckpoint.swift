@@ -1,0 +1,139 @@
+/// A read position in a regular file, with the bytes just before it (up to 4 KiB): enough to
+/// tell, later, a file that only grew since from one that was truncated and written again,
+/// even when the new content is already longer than the position.
+///
+/// A file that shrank below the position was truncated; one whose bytes before the position
+/// changed was rewritten (logrotate's `copytruncate` with a fast writer, or an editor saving
+/// in place). Both are told by ``verdict(for:)``. A rewrite that puts back the very same bytes
+/// before the position cannot be told from growth, by this or any check of the content.
+///
+/// The lines and bytes streams of ``FileDescriptors`` keep one for each followed regular file,
+/// and report ``DescriptorStatus/truncated`` when it no longer holds. A program that records
+/// where it stopped, to go on after a restart, can keep one too and store its ``offset`` and
+/// ``fingerprint``:
+///
+/// ```swift
+/// var checkpoint = FileCheckpoint()
+/// checkpoint.advance(over: Array("one\ntwo\n".utf8))  // the bytes read from the start
+/// print(checkpoint.offset)  // 8
+/// ```
+///
+/// A value type: use each one from one thread at a time.
+public struct FileCheckpoint: Sendable, Hashable {
+  /// The most bytes before the position that a checkpoint keeps: 4096.
+  public static let windowLimit = 4096
+
+  /// The position: the number of bytes of the file before it.
+  public private(set) var offset: Int64
+  /// The bytes just before ``offset``: the last ones read, at most ``windowLimit``. Shorter
+  /// near the start of the file, or after ``rewound(by:)``.
+  public private(set) var window: [UInt8]
+
+  /// A position with the bytes before it; `window` keeps at most its last ``windowLimit``
+  /// bytes and at most `offset` bytes, and a negative offset counts as 0. With no bytes
+  /// (the default), the position can only be checked against the file's length.
+  public init(offset: Int64 = 0, window: [UInt8] = []) {
+    self.offset = max(0, offset)
+    let kept = Int(min(Int64(Self.windowLimit), self.offset))
+    self.window = window.count > kept ? Array(window.suffix(kept)) : window
+  }
+
+  /// The checkpoint at `offset` of the open file `fd`, with its bytes before `offset` (at
+  /// most `windowLength`), read with `pread` (the descriptor's own offset does not move). Nil
+  /// when the file ends before `offset`, or the read fails.
+  public static func reading(
+    _ fd: Int32, at offset: Int64, windowLength: Int = windowLimit
+  ) -> FileCheckpoint? {
+    let length = Int(min(Int64(max(0, min(windowLength, windowLimit))), max(0, offset)))
+    guard let bytes = readExactly(fd, count: max(length, offset > 0 ? 1 : 0), endingAt: offset)
+    else { return nil }
+    return FileCheckpoint(offset: offset, window: Array(bytes.suffix(length)))
+  }
+
+  /// Moves the position past `bytes`, the next bytes read from the file.
+  public mutating func advance(over bytes: UnsafeRawBufferPointer) {
+    offset += Int64(bytes.count)
+    if bytes.count >= Self.windowLimit {
+      window = Array(bytes[(bytes.count - Self.windowLimit)...])
+      return
+    }
+    let excess = window.count + bytes.count - Self.windowLimit
+    if excess > 0 { window.removeFirst(excess) }
+    window.append(contentsOf: bytes)
+  }
+
+  /// Moves the position past `bytes`, the next bytes read from the file.
+  public mutating func advance(over bytes: [UInt8]) {
+    bytes.withUnsafeBytes { advance(over: $0) }
+  }
+
+  /// The checkpoint `count` bytes earlier (clamped to the start of the file), keeping the
+  /// window's bytes that come before it: for a reader that has read bytes it has not used
+  /// yet, such as the start of an unfinished line.
+  public func rewound(by count: Int) -> FileCheckpoint {
+    let count = Int(min(Int64(max(0, count)), offset))
+    return FileCheckpoint(
+      offset: offset - Int64(count), window: Array(window.dropLast(min(count, window.count))))
+  }
+
+  /// What became of the checkpoint in a file.
+  public enum Verdict: Sendable, Hashable {
+    /// The file still reaches the position, with the same bytes before it: it only grew (or
+    /// was rewritten with the very same bytes there, which no check of the content can tell).
+    case holds
+    /// The file ends before the position: it was truncated.
+    case shorter
+    /// The bytes before the position changed: the file was truncated and written again past
+    /// the position, or rewritten in place.
+    case changed
+  }
+
+  /// Whether the open file `fd` still holds this checkpoint: it reads the window's length of
+  /// bytes before ``offset`` (one byte when the window is empty) with `pread`, which does not
+  /// move the descriptor's offset. A read that fails with an error counts as ``Verdict/holds``:
+  /// the reader's own next read reports the error.
+  public func verdict(for fd: Int32) -> Verdict {
+    guard offset > 0 else { return .holds }
+    let count = max(window.count, 1)
+    switch Self.read(fd, count: count, endingAt: offset) {
+    case .failure: return .holds
+    case .success(let bytes) where bytes.count < count: return .shorter
+    case .success(let bytes): return window.isEmpty || bytes == window ? .holds : .changed
+    }
+  }
+
+  /// A 64-bit FNV-1a hash of ``window``, to store with ``offset`` instead of the bytes
+  /// themselves: a later ``reading(_:at:windowLength:)`` with the window's length gives a
+  /// checkpoint with the same fingerprint when the file still holds it.
+  public var fingerprint: UInt64 {
+    window.reduce(0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01B3 }
+  }
+
+  /// The `count` bytes ending at `end`, or nil when the file has fewer or the read fails.
+  private static func readExactly(_ fd: Int32, count: Int, endingAt end: Int64) -> [UInt8]? {
+    guard case .success(let bytes) = read(fd, count: count, endingAt: end), bytes.count == count
+    else { return nil }
+    return bytes
+  }
+
+  /// The bytes from `end - count` to `end` that the file has (fewer when it ends before), or
+  /// the error of a failed read.
+  private static func read(_ fd: Int32, count: Int, endingAt end: Int64) -> Result<[UInt8], Errno> {
+    guard count > 0 else { return .success([]) }
+    var bytes = [UInt8](repeating: 0, count: count)
+    var filled = 0
+    while filled < count {
+      let result = bytes.withUnsafeMutableBytes { buffer in
+        System.read(
+          fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]),
+          at: end - Int64(count - filled))
+      }
+      switch result {
+      case .success(0): return .success(Array(bytes[..<filled]))
+      case .success(let read): filled += read
+      case .failure(let errno): return .failure(errno)
+      }
+    }
+    return .success(bytes)
+  }
+}

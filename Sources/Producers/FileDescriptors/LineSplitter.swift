@@ -1,0 +1,202 @@
+// This file uses nothing but the standard library, so that the fuzz target can compile it on
+// its own (Fuzz/LineSplitterFuzz.swift): keep it that way.
+
+/// Splits bytes, given in chunks of any size, into lines of text, and says how many bytes each
+/// line took: the decoder behind ``FileDescriptors/lines(of:ownership:on:refill:maximumLineLength:)``,
+/// for programs that read the bytes themselves and need to know where each line ends (to record
+/// a position in a file, say).
+///
+/// ```swift
+/// var splitter = LineSplitter()
+/// var lines: [String] = []
+/// splitter.split(Array("one\r\ntw".utf8)) { lines.append($0.text) }
+/// splitter.split(Array("o\nthree".utf8)) { lines.append($0.text) }
+/// print(lines)  // ["one", "two"]
+/// print(splitter.unfinishedByteCount)  // 5
+/// ```
+///
+/// The rules, which hold however the bytes are cut into chunks:
+/// - A line ends at LF. A CR just before the LF is dropped, so CRLF text reads the same, and
+///   so is a CR at the very end of the input when ``flush(_:)`` delivers an unfinished line.
+/// - A line whose text is longer than ``maximumLineLength`` bytes is delivered in pieces,
+///   each as long as possible without going over the maximum, and cut only between two
+///   characters (Unicode scalars): valid UTF-8 is never broken, and the pieces of a line,
+///   joined, are exactly its text. The one exception to the maximum: a single character
+///   longer than it (a maximum of 1 and "é") is delivered whole, as a piece of its own, since
+///   cutting it would alter the text. Cutting a CRLF line is decided on the text without its
+///   CR, so CRLF reads like LF wherever the cut falls. A piece may split a grapheme cluster
+///   (a letter and its combining accent, say).
+/// - Bytes that are not UTF-8 become U+FFFD, as `String(decoding:as:)` makes them (one for
+///   each maximal invalid sequence); a cut never falls inside such a sequence either, so
+///   cutting never changes how many U+FFFD a line gets.
+/// - Every byte is accounted for: the ``Line/byteCount`` of the lines delivered so far, plus
+///   ``unfinishedByteCount``, is the number of bytes given (since the last ``reset()``).
+///
+/// A value type, with no lock: use each splitter from one thread at a time. Memory is bounded:
+/// at most ``maximumLineLength`` plus 4 bytes wait for the rest of their line.
+public struct LineSplitter: Sendable {
+  /// One line, or one piece of a line longer than the maximum.
+  public struct Line: Sendable, Hashable {
+    /// The text, without its line ending.
+    public var text: String
+    /// The number of input bytes this line took, its line ending included.
+    public var byteCount: Int
+    /// How the line ended.
+    public var end: End
+
+    /// A line with its text, the bytes it took and how it ended.
+    public init(text: String, byteCount: Int, end: End) {
+      self.text = text
+      self.byteCount = byteCount
+      self.end = end
+    }
+  }
+
+  /// How a ``Line`` ended.
+  public enum End: Sendable, Hashable {
+    /// At an LF.
+    case lineFeed
+    /// At a CR and an LF.
+    case carriageReturnLineFeed
+    /// Cut at the maximum length: the next line delivered is the rest of this one.
+    case cut
+    /// At the end of the input, with no line ending: delivered by ``LineSplitter/flush(_:)``.
+    case endOfInput
+  }
+
+  /// The longest text delivered as one line, in bytes; at least 1.
+  public let maximumLineLength: Int
+
+  /// The bytes of the unfinished line, which wait for the rest of it. Starts at a character
+  /// boundary (the start of the input, a line end or a cut).
+  private var pending: [UInt8] = []
+
+  /// The number of bytes given that are not yet part of a delivered line: the start of a line
+  /// whose end has not arrived.
+  public var unfinishedByteCount: Int { pending.count }
+
+  /// A splitter that cuts lines longer than `maximumLineLength` bytes (1 MiB by default) into
+  /// pieces. A maximum below 1 counts as 1.
+  public init(maximumLineLength: Int = 1 << 20) {
+    self.maximumLineLength = max(1, maximumLineLength)
+  }
+
+  /// Passes each line that `bytes` completes to `body`, in order, and keeps the start of an
+  /// unfinished line for the next call.
+  public mutating func split(_ bytes: UnsafeRawBufferPointer, _ body: (Line) -> Void) {
+    var start = 0
+    while start < bytes.count {
+      guard let newline = bytes[start...].firstIndex(of: 0x0A) else {
+        pending.append(contentsOf: bytes[start...])
+        cutPending(body)
+        return
+      }
+      let segment = UnsafeRawBufferPointer(rebasing: bytes[start..<newline])
+      if pending.isEmpty {
+        deliverLine(segment, body)
+      } else {
+        pending.append(contentsOf: segment)
+        pending.withUnsafeBytes { deliverLine($0, body) }
+        pending.removeAll(keepingCapacity: true)
+      }
+      start = newline + 1
+    }
+  }
+
+  /// Passes each line that `bytes` completes to `body`, in order, and keeps the start of an
+  /// unfinished line for the next call.
+  public mutating func split(_ bytes: [UInt8], _ body: (Line) -> Void) {
+    bytes.withUnsafeBytes { split($0, body) }
+  }
+
+  /// Passes the unfinished line to `body` as the last line, at the end of the input: its
+  /// bytes, without a final CR, ending ``End/endOfInput`` (in pieces, as any line, when it is
+  /// longer than the maximum). Nothing when no byte is waiting. The splitter is then empty,
+  /// ready for more input.
+  public mutating func flush(_ body: (Line) -> Void) {
+    guard !pending.isEmpty else { return }
+    pending.withUnsafeBytes { bytes in
+      let hasReturn = bytes.last == 0x0D
+      let text = UnsafeRawBufferPointer(rebasing: bytes[..<(bytes.count - (hasReturn ? 1 : 0))])
+      deliverPieces(of: text, endingBytes: hasReturn ? 1 : 0, end: .endOfInput, body)
+    }
+    pending.removeAll(keepingCapacity: true)
+  }
+
+  /// Drops the unfinished line (when the input starts over, after a file was truncated).
+  public mutating func reset() {
+    pending.removeAll()
+  }
+
+  /// Delivers one line whose LF was found: `bytes` is the line without its LF.
+  private func deliverLine(_ bytes: UnsafeRawBufferPointer, _ body: (Line) -> Void) {
+    let hasReturn = bytes.last == 0x0D
+    let text = UnsafeRawBufferPointer(rebasing: bytes[..<(bytes.count - (hasReturn ? 1 : 0))])
+    deliverPieces(
+      of: text, endingBytes: hasReturn ? 2 : 1,
+      end: hasReturn ? .carriageReturnLineFeed : .lineFeed, body)
+  }
+
+  /// Delivers `text`, the whole text of a line, in pieces of at most the maximum; the last
+  /// piece ends with `end` and counts `endingBytes` more.
+  private func deliverPieces(
+    of text: UnsafeRawBufferPointer, endingBytes: Int, end: End, _ body: (Line) -> Void
+  ) {
+    var rest = text
+    while rest.count > maximumLineLength {
+      let cut = Self.cutLength(of: rest, maximum: maximumLineLength)
+      // One character longer than the maximum, and the end of the line: the last piece.
+      if cut == rest.count { break }
+      body(Line(text: Self.text(rest[..<cut]), byteCount: cut, end: .cut))
+      rest = UnsafeRawBufferPointer(rebasing: rest[cut...])
+    }
+    body(Line(text: Self.text(rest[...]), byteCount: rest.count + endingBytes, end: end))
+  }
+
+  /// Delivers the pieces of the unfinished line that no later byte can change, keeping the
+  /// rest. The first piece's cut depends on at most the bytes up to the maximum plus 3 (the
+  /// rest of a character that starts before the maximum), and one more byte might be a CR
+  /// that an LF will turn into a line ending: with more than the maximum plus 4 bytes
+  /// waiting, the cut is the one the whole line will get.
+  private mutating func cutPending(_ body: (Line) -> Void) {
+    guard pending.count > maximumLineLength + 4 else { return }
+    let maximum = maximumLineLength
+    let consumed = pending.withUnsafeBytes { bytes in
+      var start = 0
+      while bytes.count - start > maximum + 4 {
+        let piece = UnsafeRawBufferPointer(rebasing: bytes[start...])
+        let cut = Self.cutLength(of: piece, maximum: maximum)
+        body(Line(text: Self.text(piece[..<cut]), byteCount: cut, end: .cut))
+        start += cut
+      }
+      return start
+    }
+    pending.removeFirst(consumed)
+  }
+
+  /// Where to cut `bytes`, which are longer than `maximum`: after the last whole character
+  /// (valid scalar, or maximal invalid sequence) that fits in `maximum` bytes, or after the
+  /// first one when even it does not fit.
+  private static func cutLength(of bytes: UnsafeRawBufferPointer, maximum: Int) -> Int {
+    var parser = Unicode.UTF8.ForwardParser()
+    var iterator = bytes.makeIterator()
+    var length = 0
+    while true {
+      let next: Int
+      switch parser.parseScalar(from: &iterator) {
+      case .valid(let scalar): next = scalar.count
+      case .error(let errorLength): next = errorLength
+      case .emptyInput: return length
+      }
+      if length + next > maximum { return length == 0 ? next : length }
+      length += next
+    }
+  }
+
+  /// The text of `bytes`, with U+FFFD for what is not UTF-8.
+  private static func text(_ bytes: Slice<UnsafeRawBufferPointer>) -> String {
+    UnsafeRawBufferPointer(rebasing: bytes).withMemoryRebound(to: UInt8.self) {
+      String(decoding: $0, as: UTF8.self)
+    }
+  }
+}

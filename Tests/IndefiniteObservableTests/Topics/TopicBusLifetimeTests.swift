@@ -1,0 +1,270 @@
+import Dispatch
+import IndefiniteObservable
+import Multicast
+import TestSupport
+import Testing
+
+extension Topic where Payload == Int {
+  fileprivate static var count: Topic { Topic("count") }
+}
+
+/// A payload that tests watch through a weak reference.
+private final class Parcel: Sendable {}
+
+/// An object that owns subscriptions or sends events; it holds nothing.
+private final class Party: Sendable {}
+
+/// What a bus keeps alive, for how long, and what it does when a handler it releases runs code
+/// in its deinit.
+@Suite(.checksLiveResources) struct TopicBusLifetimeTests {
+  @Test func theBusKeepsNeitherTheEventNorItsSenderOnceThePublishReturns() {
+    let bus = TopicBus()
+    let topic = Topic<Parcel>("parcel")
+    let received = Counter()
+    bus.subscribe(to: topic) { _ in received.increment() }
+    weak var weakParcel: Parcel?
+    weak var weakSender: Party?
+    do {
+      let parcel = Parcel()
+      let sender = Party()
+      weakParcel = parcel
+      weakSender = sender
+      bus.publish(topic, parcel, from: sender)
+    }
+    #expect(received.value == 1)
+    #expect(weakParcel == nil)
+    #expect(weakSender == nil)
+  }
+
+  @Test func aTopicMayHaveMoreThanAHundredSubscribers() {
+    let bus = TopicBus()
+    let received = Counter()
+    let subscriptions = (0..<250).map { _ in
+      bus.subscribe(to: .count) { _ in received.increment() }
+    }
+    bus.publish(.count, 1)
+    #expect(received.value == 250)
+    for subscription in subscriptions { subscription.unsubscribe() }
+  }
+
+  @Test func onceWithASenderFilterIsNotUsedUpByOtherSendersPublishingAtTheSameTime() {
+    for _ in 0..<20 {
+      let bus = TopicBus()
+      let mine = Party()
+      let other = Party()
+      let seen = Recorder<Int>()
+      bus.subscribe(to: .count, from: mine, once: true) { seen.record($0.payload) }
+      DispatchQueue.concurrentPerform(iterations: 8) { thread in
+        for i in 0..<200 { bus.publish(.count, thread * 1000 + i, from: other) }
+        if thread == 3 { bus.publish(.count, -1, from: mine) }
+      }
+      bus.publish(.count, -2, from: mine)
+      #expect(seen.values == [-1])
+    }
+  }
+
+  @Test func aReleasedHandlerMayUnsubscribeAndPublishInItsDeinit() {
+    // The handler of `first` captures an object that, when the bus lets go of the handler,
+    // unsubscribes `second` and publishes: no lock of the bus may be held at that moment.
+    let bus = TopicBus()
+    let seen = Recorder<Int>()
+    let second = bus.subscribe(to: .count) { seen.record($0.payload) }
+    let first: Subscription
+    do {
+      let onRelease = OnRelease {
+        second.unsubscribe()
+        bus.publish(.count, 99)
+      }
+      first = bus.subscribe(to: .count) { _ in _ = onRelease }
+    }
+    first.unsubscribe()  // releases the handler and runs the deinit, on this thread
+    bus.publish(.count, 1)
+    #expect(seen.values.isEmpty)
+  }
+
+  @Test func anOwnerDeallocatedInsideAPublishIsReleasedWithoutDeadlock() {
+    // The owner's last reference is dropped by a handler; its subscription, found without an
+    // owner at the next publish, is removed, and its handler's deinit publishes again.
+    let bus = TopicBus()
+    let seen = Recorder<String>()
+    let box = PartyBox()
+    box.party = Party()
+    do {
+      let onRelease = OnRelease { bus.publish(.count, 100) }
+      bus.subscribe(box.party!, to: .count) { _, event in
+        _ = onRelease
+        seen.record("owned \(event.payload)")
+      }
+    }
+    let dropper = bus.subscribe(to: .count) { event in
+      seen.record("dropper \(event.payload)")
+      if event.payload == 1 { box.party = nil }
+    }
+    bus.publish(.count, 1)
+    bus.publish(.count, 2)
+    dropper.unsubscribe()
+    // Whether the deinit's publish comes before or after the rest of the publish of 2 is not
+    // promised.
+    #expect(seen.values.prefix(2) == ["owned 1", "dropper 1"])
+    #expect(seen.values.dropFirst(2).sorted() == ["dropper 100", "dropper 2"])
+  }
+
+  // MARK: Main actor
+
+  @Test @MainActor func unsubscribingAnOwnerFromATopicDropsItsQueuedMainActorEvents() async {
+    let bus = TopicBus()
+    let topic = Topic<String>("title")
+    let owner = Party()
+    let shown = Recorder<String>()
+    bus.subscribeOnMainActor(owner, to: topic) { _, event in shown.record(event.payload) }
+    onAnotherThread {
+      for i in 0..<5 { bus.publish(topic, "\(i)") }
+    }
+    bus.unsubscribe(owner, from: topic)  // the five events still wait for the main actor
+    await settle()
+    #expect(shown.values.isEmpty)
+  }
+
+  @Test @MainActor func unsubscribeAllDropsTheOwnersQueuedMainActorEvents() async {
+    let bus = TopicBus()
+    let topic = Topic<String>("title")
+    let other = Topic<String>("subtitle")
+    let owner = Party()
+    let keeper = Party()
+    let shown = Recorder<String>()
+    bus.subscribeOnMainActor(owner, to: topic) { _, event in
+      shown.record("owner \(event.payload)")
+    }
+    bus.subscribeOnMainActor(owner, to: other) { _, event in
+      shown.record("owner \(event.payload)")
+    }
+    bus.subscribeOnMainActor(keeper, to: topic) { _, event in
+      shown.record("keeper \(event.payload)")
+    }
+    onAnotherThread {
+      bus.publish(topic, "a")
+      bus.publish(other, "b")
+    }
+    bus.unsubscribeAll(owner)
+    #expect(await eventually { shown.values == ["keeper a"] })
+    await settle()
+    #expect(shown.values == ["keeper a"])
+    bus.unsubscribeAll(keeper)
+  }
+
+  @Test @MainActor func aMainActorHandlerIsReleasedAtThePublishThatFindsItsSenderGone() {
+    // The subscription is kept, not unsubscribed: the bus alone must let go of the handler.
+    let bus = TopicBus()
+    let topic = Topic<String>("title")
+    weak var weakCaptured: Parcel?
+    let subscription: Subscription
+    do {
+      let sender = Party()
+      let captured = Parcel()
+      weakCaptured = captured
+      subscription = bus.subscribeOnMainActor(to: topic, from: sender) { _ in _ = captured }
+    }
+    #expect(weakCaptured != nil)
+    bus.publish(topic, "x")
+    #expect(weakCaptured == nil)
+    withExtendedLifetime(subscription) {}
+  }
+
+  @Test @MainActor func aMainActorOwnerSubscriptionMadeAfterAnUnsubscribeIsUntouchedByIt() {
+    let bus = TopicBus()
+    let topic = Topic<String>("title")
+    let owner = Party()
+    let shown = Recorder<String>()
+    bus.subscribeOnMainActor(owner, to: topic) { _, event in shown.record("old \(event.payload)") }
+    bus.unsubscribe(owner, from: topic)
+    bus.subscribeOnMainActor(owner, to: topic) { _, event in shown.record("new \(event.payload)") }
+    bus.publish(topic, "x")
+    #expect(shown.values == ["new x"])
+    bus.unsubscribeAll(owner)
+  }
+
+  // MARK: Memory
+
+  /// A bus used with a new topic for every subscription must not grow: a topic whose last
+  /// subscription ends, however it ends, leaves the bus's table.
+  @Test(.enabled(if: !TestProcess.isSanitized, "sanitizers keep freed memory by design"))
+  func manyOneOffTopicsLeaveMemoryFlat() async {
+    let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+      let cycler = OneOffTopics()
+      for cycle in 0..<20_000 { cycler.run(cycle) }
+      let before = TestProcess.peakResidentBytes
+      for cycle in 20_000..<220_000 { cycler.run(cycle) }
+      print("growth: \(TestProcess.peakResidentBytes - before)")
+    }
+    let output = String(decoding: result?.standardOutputContent ?? [], as: UTF8.self)
+    let growth = output.split(separator: " ").last.flatMap { Int($0.filter(\.isNumber)) }
+    #expect(growth != nil, "the child printed \(output)")
+    #expect(
+      growth ?? 0 <= 4 << 20,
+      "the peak resident size grew by \(growth ?? 0) bytes over 200,000 one-off topics")
+  }
+}
+
+/// Runs a closure when it is deallocated.
+private final class OnRelease: Sendable {
+  private let action: @Sendable () -> Void
+
+  init(_ action: @escaping @Sendable () -> Void) {
+    self.action = action
+  }
+
+  deinit { action() }
+}
+
+/// Holds a party that a handler lets go of.
+private final class PartyBox: @unchecked Sendable {
+  // Written by the test and by a handler that runs on the test's thread.
+  var party: Party?
+}
+
+/// One subscription to a topic of its own per cycle, ended in each of the ways a subscription
+/// can end, in turn.
+private final class OneOffTopics: @unchecked Sendable {
+  // `received` is written only by handlers, which run on the thread that calls `run`.
+  let bus = TopicBus()
+  var received = 0
+
+  func run(_ cycle: Int) {
+    let topic = Topic<Int>("a topic used once, number \(cycle)")
+    switch cycle % 8 {
+    case 0:
+      bus.subscribe(to: topic) { self.received &+= $0.payload }.unsubscribe()
+    case 1:
+      bus.subscribe(to: topic, once: true) { self.received &+= $0.payload }
+      bus.publish(topic, cycle)
+    case 2:
+      // The owner goes at once; the next publish removes its subscription.
+      bus.subscribe(Party(), to: topic) { _, event in self.received &+= event.payload }
+      bus.publish(topic, cycle)
+    case 3:
+      // So does the filtered sender.
+      bus.subscribe(to: topic, from: Party()) { self.received &+= $0.payload }
+      bus.publish(topic, cycle)
+    case 4:
+      let owner = Party()
+      bus.subscribe(owner, to: topic) { _, event in self.received &+= event.payload }
+      bus.unsubscribe(owner, from: topic)
+    case 5:
+      let owner = Party()
+      bus.subscribe(owner, to: topic, once: true) { _, event in self.received &+= event.payload }
+      // `unsubscribeAll` visits every topic: were topics never dropped, calling it every time
+      // would make this test quadratic rather than failing.
+      if cycle % 1024 == 5 {
+        bus.unsubscribeAll(owner)
+      } else {
+        bus.unsubscribe(owner, from: topic)
+      }
+    case 6:
+      let owner = Party()
+      bus.subscribeOnMainActor(owner, to: topic) { _, _ in }
+      bus.unsubscribe(owner, from: topic)
+    default:
+      bus.events(topic).subscribe { self.received &+= $0.payload }.unsubscribe()
+    }
+  }
+}

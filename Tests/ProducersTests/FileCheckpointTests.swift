@@ -1,0 +1,80 @@
+import Foundation
+import Producers
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The read position with the bytes before it, on its own: how it moves, and what it says of
+/// a file that grew, shrank or was rewritten.
+@Suite(.checksLiveResources) struct FileCheckpointTests {
+  @Test func advancingKeepsTheLastFourKibibytesBeforeThePosition() {
+    var checkpoint = FileCheckpoint()
+    checkpoint.advance(over: Array("one\ntwo\n".utf8))
+    #expect(checkpoint.offset == 8)
+    #expect(checkpoint.window == Array("one\ntwo\n".utf8))
+    checkpoint.advance(over: [UInt8](repeating: 0x41, count: 5000))
+    checkpoint.advance(over: Array("end".utf8))
+    #expect(checkpoint.offset == 5011)
+    #expect(checkpoint.window.count == FileCheckpoint.windowLimit)
+    #expect(checkpoint.window.suffix(4) == [0x41] + Array("end".utf8))
+  }
+
+  @Test func rewindingDropsTheBytesAfterTheNewPosition() {
+    var checkpoint = FileCheckpoint()
+    checkpoint.advance(over: Array("one\ntwo".utf8))
+    let rewound = checkpoint.rewound(by: 3)
+    #expect(rewound.offset == 4)
+    #expect(rewound.window == Array("one\n".utf8))
+    #expect(checkpoint.rewound(by: 100) == FileCheckpoint())
+  }
+
+  @Test func aFileThatGrewHoldsAndOneThatShrankOrChangedDoesNot() throws {
+    let directory = TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("log")
+    append("one\ntwo\n", to: path)
+    let fd = open(path, O_RDONLY)
+    defer { close(fd) }
+    let checkpoint = try #require(FileCheckpoint.reading(fd, at: 8))
+    #expect(checkpoint.window == Array("one\ntwo\n".utf8))
+    append("three\n", to: path)
+    #expect(checkpoint.verdict(for: fd) == .holds)
+    truncate(path, 4)
+    #expect(checkpoint.verdict(for: fd) == .shorter)
+    #expect(FileCheckpoint.reading(fd, at: 8) == nil)
+    truncate(path, 0)
+    append("ONE\nTWO\nTHREE\n", to: path)
+    #expect(checkpoint.verdict(for: fd) == .changed)
+    // A position with no bytes to compare can only tell that the file is shorter.
+    #expect(FileCheckpoint(offset: 8).verdict(for: fd) == .holds)
+    #expect(FileCheckpoint(offset: 80).verdict(for: fd) == .shorter)
+  }
+
+  @Test func aStoredFingerprintIsFoundAgainInTheSameFile() throws {
+    let directory = TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("log")
+    append("one\ntwo\n", to: path)
+    let fd = open(path, O_RDONLY)
+    defer { close(fd) }
+    var checkpoint = FileCheckpoint()
+    checkpoint.advance(over: Array("one\ntwo\n".utf8))
+    let stored = (checkpoint.offset, checkpoint.window.count, checkpoint.fingerprint)
+    append("three\n", to: path)
+    let found = try #require(FileCheckpoint.reading(fd, at: stored.0, windowLength: stored.1))
+    #expect(found.fingerprint == stored.2)
+    truncate(path, 0)
+    append("ONE\nTWO\n", to: path)
+    let changed = try #require(FileCheckpoint.reading(fd, at: stored.0, windowLength: stored.1))
+    #expect(changed.fingerprint != stored.2)
+  }
+
+  @Test func theDocumentationExamplePrintsWhatItSays() {
+    var checkpoint = FileCheckpoint()
+    checkpoint.advance(over: Array("one\ntwo\n".utf8))
+    #expect(checkpoint.offset == 8)
+  }
+}

@@ -10,7 +10,10 @@ import Testing
   import Glibc
 #endif
 
-@Suite(.checksLiveResources) struct FileDescriptorsTests {
+// Serialized: many read sources registered and cancelled at once, from parallel tests, crash
+// libdispatch's epoll loop on Linux now and then (swift-corelibs-libdispatch#949; see
+// Guarantees.md, "What is not guaranteed").
+@Suite(.serialized, .checksLiveResources) struct FileDescriptorsTests {
   @Test func linesOfAPipeSplitOnLineFeedsAcceptCRLFAndWaitForUnfinishedLines() throws {
     let pipe = Pipe()
     let lines = Recorder<String>()

@@ -26,6 +26,9 @@
 ///   again from inside `body` on the same state deadlocks. Run no callback of someone else's
 ///   inside `body`, and release nothing whose `deinit` may run such code: take it out, return,
 ///   then call or release it.
+/// - Closures: keep them in a struct of your own, not as the state itself or in a tuple. A
+///   closure stored as a generic value is reabstracted, and wrapped in one more thunk, every
+///   time `withLock` writes it back, so each call gets slower than the last.
 /// - `Sendable` when `State` is.
 public final class LockedState<State> {
   // The lock lives at an address of its own that never changes, allocated once; the state is

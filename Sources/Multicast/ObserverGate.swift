@@ -33,11 +33,17 @@ public final class ObserverGate<Value>: @unchecked Sendable {
   // `@unchecked Sendable`: the closure lives inside the lock and is called after the lock is
   // released; it is the subscriber's closure, which is not `Sendable`, called on the source's
   // thread as the core's threading rule says.
-  private let next: LockedState<((Value) -> Void)?>
+  private let next: LockedState<Slot>
+
+  /// The closure, in a struct: a closure kept directly as a generic state would be reabstracted,
+  /// and wrapped in one more thunk, at every write-back of `withLock`.
+  private struct Slot {
+    var next: ((Value) -> Void)?
+  }
 
   /// Creates an open gate to `next`.
   public init(_ next: @escaping (Value) -> Void) {
-    self.next = LockedState(next)
+    self.next = LockedState(Slot(next: next))
   }
 
   /// Calls the closure with `value` on this thread, unless the gate is closed.
@@ -45,14 +51,14 @@ public final class ObserverGate<Value>: @unchecked Sendable {
   /// - Returns: Whether the closure was called: false once the gate is closed.
   @discardableResult
   public func send(_ value: Value) -> Bool {
-    guard let next = next.withLock({ $0 }) else { return false }
+    guard let next = next.withLock({ $0.next }) else { return false }
     next(value)
     return true
   }
 
   /// Whether ``close()`` has been called.
   public var isClosed: Bool {
-    next.withLock { $0 == nil }
+    next.withLock { $0.next == nil }
   }
 
   /// Closes the gate: no call of the closure begins after this returns. Idempotent.
@@ -60,7 +66,7 @@ public final class ObserverGate<Value>: @unchecked Sendable {
   /// - Returns: True for the call that closed the gate, false when it was already closed.
   @discardableResult
   public func close() -> Bool {
-    let released = next.withLock { $0.take() }
+    let released = next.withLock { $0.next.take() }
     return released != nil  // the closure is released here, after the lock
   }
 }

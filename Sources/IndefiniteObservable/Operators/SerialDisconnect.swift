@@ -13,7 +13,14 @@
 final class SerialDisconnect: @unchecked Sendable {
   // `@unchecked Sendable`: the held disconnect lives inside the lock, and one taken out is called
   // after the lock is released; a disconnect is not `Sendable` (4.0's `Disconnect`).
-  private let slot = LockedState((current: Disconnect?.none, isEnded: false))
+  private let slot = LockedState(Slot())
+
+  /// The held disconnect, in a struct: a closure in a tuple or kept directly as a generic state
+  /// would be wrapped in one more reabstraction thunk at every write-back of `withLock`.
+  private struct Slot {
+    var current: Disconnect?
+    var isEnded = false
+  }
 
   /// An empty slot that has not ended.
   @usableFromInline

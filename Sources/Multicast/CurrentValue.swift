@@ -30,11 +30,8 @@ import IndefiniteObservable
 /// ``init(_:skipsEqualWrites:)`` makes a holder that skips a write equal to the current value;
 /// that also makes two holders bound to each other settle instead of looping.
 ///
-/// - Threading: ``value`` may be read and written from any thread, at once. A write calls the
-///   synchronous subscribers on the writing thread before it returns; writes from one thread
-///   arrive in order. Writes from several threads at once can reach a subscriber in another
-///   order than they were stored in; ``value`` always reads the last one stored. `value += 1`
-///   from several threads loses updates, as with any property: use ``update(_:)``.
+/// - Threading: like ``Emitter``, a holder is not `Sendable`: it lives in one isolation with its
+///   subscribers and writers, so its subscribers run where they were written, synchronously.
 /// - The rules of ``Emitter`` apply: once `unsubscribe()` returns no delivery to that
 ///   subscription begins; subscribers may write, subscribe and unsubscribe re-entrantly (a write
 ///   from a subscriber is delivered at once, before the outer write goes on); no callback runs
@@ -75,8 +72,8 @@ public final class CurrentValue<T>: ValueObservable<T> {
   /// The current value. Setting it delivers the new value to every subscriber (unless the
   /// holder skips equal writes and it equals the current value).
   ///
-  /// Reading and writing are safe from any thread. A write from several threads at once
-  /// stores one value after the other; ``update(_:)`` makes a read-modify-write atomic.
+  /// A write from a subscriber is stored and delivered at once, before the outer write goes
+  /// on; ``update(_:)`` makes a read-modify-write that such writes cannot interleave.
   @inlinable
   public var value: T {
     get { storage.read().value! }
@@ -164,23 +161,21 @@ extension CurrentValue where T: Sendable {
   /// in order. A value waiting on the queue is dropped if the subscription has ended by the
   /// time the queue runs it.
   @discardableResult
-  public func subscribe(on queue: DispatchQueue, _ next: @escaping (T) -> Void) -> Subscription {
+  public func subscribe(on queue: DispatchQueue, _ next: @escaping @Sendable (T) -> Void)
+    -> Subscription
+  {
     Subscription(storage.subscribe(.plain(next), queue: queue, replay: true))
   }
 
   /// Subscribes `next` bound to `owner` (see ``subscribe(_:_:)``), to be called on `queue` (see
   /// ``subscribe(on:_:)``). The owner is checked on the queue, right before each call.
   @discardableResult
-  public func subscribe<Owner: AnyObject>(
+  public func subscribe<Owner: AnyObject & Sendable>(
     _ owner: Owner,
     on queue: DispatchQueue,
-    _ next: @escaping (Owner, T) -> Void
+    _ next: @escaping @Sendable (Owner, T) -> Void
   ) -> Subscription {
     Subscription(storage.subscribe(.bound(to: owner, next), queue: queue, replay: true))
   }
 }
 
-// `@unchecked` because the superclass is not `Sendable`: its only state is the connect closure,
-// immutable, which captures nothing but the storage, itself `Sendable`; `isEqual` is immutable
-// and only ever `==` of a `Sendable` type or nil.
-extension CurrentValue: @unchecked Sendable where T: Sendable {}

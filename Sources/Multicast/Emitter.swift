@@ -18,12 +18,13 @@ import IndefiniteObservable
 /// value at once (`replayingLast`), a limit on its number of values, or to be bound to an owner
 /// object and end when the owner is deallocated.
 ///
-/// - Threading: ``send(_:)``, subscribing and unsubscribing are safe from any thread, at once.
-///   Subscribers are called synchronously on the sending thread, unless they gave a queue.
-///   Values from one thread arrive in the order it sent them (for a queue subscriber, when the
-///   queue is serial). Values sent from several threads at once reach a subscriber (and the
-///   operators chained on the emitter) on several threads at once: subscribe with a serial queue
-///   if it needs them one at a time.
+/// - Threading: an emitter is not `Sendable`. It lives in one isolation (an actor, the main
+///   actor, or one task's region), with its subscribers and the code that sends, and the compiler
+///   checks it: a subscriber closure therefore runs where it was written, synchronously, with no
+///   allocation. To send from another thread, hop to the emitter's isolation first
+///   (`await MainActor.run { ... }`, a `Task { @MainActor in ... }`), or use a
+///   ``SharedEmitter``, whose subscribers each say where they run. Queue subscribers
+///   (`subscribe(on:)`) take `@Sendable` closures, since they run on the queue.
 /// - Unsubscribing: once `unsubscribe()` returns, no delivery to that subscription
 ///   begins, including values already waiting on its queue. A delivery that had begun on another
 ///   thread may still be running.
@@ -38,9 +39,6 @@ import IndefiniteObservable
 ///   alive, and unsubscribing after the emitter is gone does nothing. The emitter keeps the last
 ///   value sent (see ``lastValue``), for subscribers that ask to replay it, unless it was made
 ///   with ``init(keepsLastValue:)`` and `false`.
-/// - Sendable when `T` is: share it across threads and actors freely. Subscriber closures are not
-///   required to be `@Sendable`: they run where the values are sent from (or on their queue), and
-///   making that safe for what they capture is up to the code that sends and subscribes.
 public final class Emitter<T>: ValueObservable<T> {
   @usableFromInline let storage: MulticastStorage<T>
 
@@ -210,7 +208,7 @@ extension Emitter where T: Sendable {
     on queue: DispatchQueue,
     replayingLast: Bool = false,
     limit: Int? = nil,
-    _ next: @escaping (T) -> Void
+    _ next: @escaping @Sendable (T) -> Void
   ) -> Subscription {
     Subscription(
       storage.subscribe(.plain(next), queue: queue, replay: replayingLast, limit: limit))
@@ -221,12 +219,12 @@ extension Emitter where T: Sendable {
   ///
   /// The owner is checked on the queue, right before each call.
   @discardableResult
-  public func subscribe<Owner: AnyObject>(
+  public func subscribe<Owner: AnyObject & Sendable>(
     _ owner: Owner,
     on queue: DispatchQueue,
     replayingLast: Bool = false,
     limit: Int? = nil,
-    _ next: @escaping (Owner, T) -> Void
+    _ next: @escaping @Sendable (Owner, T) -> Void
   ) -> Subscription {
     Subscription(
       storage.subscribe(
@@ -248,6 +246,3 @@ extension Emitter where T == Void {
   }
 }
 
-// `@unchecked` because the superclass is not `Sendable`: its only state is the connect closure,
-// immutable, which captures nothing but the storage, itself `Sendable`.
-extension Emitter: @unchecked Sendable where T: Sendable {}

@@ -25,6 +25,7 @@ final class MulticastStorage<T>: @unchecked Sendable {
   enum Kind: String {
     case emitter = "Emitter"
     case currentValue = "CurrentValue"
+    case sharedEmitter = "SharedEmitter"
   }
 
   /// What the lock guards.

@@ -17,7 +17,7 @@ import IndefiniteObservable
 /// ```
 ///
 /// Subscribe through the bag with ``subscribe(to:_:)`` to be able to end the subscriptions to
-/// one source with ``unsubscribe(from:)``, and to have values delivered on the bag's queue.
+/// one source with ``unsubscribe(from:)``.
 ///
 /// - Threading: every method may be called from any thread, at once. Unsubscribing runs the
 ///   subscriptions' disconnects on the calling thread, outside the bag's lock, so a disconnect
@@ -26,7 +26,7 @@ import IndefiniteObservable
 ///   subscribers of a cold stream) until it ends them; it does not keep the sources. `deinit`
 ///   calls ``unsubscribeAll()``.
 public final class SubscriptionBag: @unchecked Sendable {
-  // `@unchecked Sendable`: the entries live inside the lock; `queue` is immutable. An entry holds
+  // `@unchecked Sendable`: the entries live inside the lock; An entry holds
   // its source weakly, and a stream is not `Sendable`, but sources are only ever compared by
   // identity, never called.
   private let state = LockedState(State())
@@ -64,18 +64,8 @@ public final class SubscriptionBag: @unchecked Sendable {
     }
   }
 
-  /// The queue on which subscriptions made with ``subscribe(to:_:)`` receive their values; nil
-  /// for the thread the source delivers on.
-  public let queue: DispatchQueue?
-
   /// Creates an empty bag.
-  ///
-  /// - Parameter queue: Where subscriptions made with ``subscribe(to:_:)`` receive their values
-  ///   (ZCRMailbox's `messageQueue`); nil delivers them where the source sends them. It does not
-  ///   change subscriptions added with ``insert(_:)``.
-  public init(queue: DispatchQueue? = nil) {
-    self.queue = queue
-  }
+  public init() {}
 
   deinit {
     for entry in state.withLock({ $0.entries }) { entry.subscription.unsubscribe() }
@@ -89,31 +79,20 @@ public final class SubscriptionBag: @unchecked Sendable {
     insert(subscription, source: nil)
   }
 
-  /// Subscribes `next` to `source`, on the bag's queue if it has one, and keeps the
-  /// subscription, to be ended with the bag or by ``unsubscribe(from:)``.
+  /// Subscribes `next` to `source` and keeps the subscription, to be ended with the bag or by
+  /// ``unsubscribe(from:)``.
   ///
-  /// With a queue, each value is delivered with `queue.async`, and a value waiting on the queue
-  /// is dropped if the subscription has ended by the time the queue runs it.
+  /// `next` runs where `source` delivers, as with `source.subscribe(next)`. (ZCRMailbox's
+  /// `messageQueue` has no counterpart: a subscriber runs on the actor it was written on; see
+  /// the Concurrency guide.)
   ///
   /// - Returns: The subscription, which you may also end alone.
   @discardableResult
-  public func subscribe<T: Sendable>(
+  public func subscribe<T>(
     to source: ValueObservable<T>,
     _ next: @escaping (T) -> Void
   ) -> Subscription {
-    let subscription: Subscription
-    if let queue {
-      let gate = ObserverGate(next)
-      let upstream = source.subscribe { value in
-        queue.async { gate.send(value) }
-      }
-      subscription = Subscription {
-        gate.close()
-        upstream.unsubscribe()
-      }
-    } else {
-      subscription = source.subscribe(next)
-    }
+    let subscription = source.subscribe(next)
     insert(subscription, source: source)
     return subscription
   }

@@ -24,10 +24,10 @@ extension ValueObservable where T: Sendable {
   /// - Lifetime: the subscription keeps the handler until `unsubscribe()`, like any other.
   @discardableResult
   public func subscribeOnMainActor(_ next: @escaping @MainActor (T) -> Void) -> Subscription {
-    let delivery = MainActorDelivery(next)
-    let upstream = subscribe { delivery.send($0, onMainActor: false) }
+    let gate = ObserverGate(mainActor: next)
+    let upstream = subscribe { gate.send($0) }
     return Subscription {
-      delivery.cancel()
+      gate.close()
       upstream.unsubscribe()
     }
   }

@@ -1,3 +1,4 @@
+import Dispatch
 import IndefiniteObservable
 
 /// A bus on which code publishes and subscribes by topic, without knowing each other.
@@ -17,26 +18,26 @@ import IndefiniteObservable
 ///   belong to an *owner*: `unsubscribe(_:from:)` and `unsubscribeAll(_:)` end an owner's
 ///   subscriptions to one topic or to all of them. Every subscribe also returns a
 ///   `Subscription`.
-/// - Streams: ``events(_:from:)`` is a `ValueObservable` of a topic's events, so operators,
-///   ``IndefiniteObservable/ValueObservable/values`` and
-///   ``IndefiniteObservable/ValueObservable/subscribeOnMainActor(_:)`` work on topics.
+/// - Streams: ``events(_:from:isolation:)`` is a `ValueObservable` of a topic's events for the
+///   caller's actor, so operators work on topics.
 ///
-/// - Threading: publish, subscribe and unsubscribe from any thread, concurrently. Handlers run
-///   synchronously on the publishing thread, in subscription order, with no lock held, so they
-///   may publish, subscribe and unsubscribe themselves; handlers of `subscribe` are `@Sendable`
-///   because they run on whichever thread publishes. For UI code, `subscribeOnMainActor` runs
-///   `@MainActor` handlers on the main actor. A subscriber added during a publish does not
-///   receive that publish. Once any unsubscribe returns, no new call of the handlers it removed
-///   begins (a call already running on another thread may finish).
+/// - Threading: publish, subscribe and unsubscribe from any thread, concurrently. A handler runs
+///   where it was written: `subscribe(to:)` and `subscribe(owner, to:)` bind it to the caller's
+///   actor (the main actor in UI code and top-level code), where it runs at once for an event
+///   published from that actor and after a hop otherwise, in the order published from each
+///   thread; `subscribe(to:on: queue)` runs a `@Sendable` handler on a queue. Handlers run with
+///   no lock held, so they may publish, subscribe and unsubscribe themselves. A subscriber added
+///   during a publish does not receive that publish. Once any unsubscribe returns, no new call of
+///   the handlers it removed begins (a call already running on another thread may finish).
 /// - Lifetime: the bus keeps each handler until its subscription ends, and keeps owners and
 ///   senders named in a filter weakly: when an owner (or a filtered sender) is deallocated, its
 ///   subscriptions receive nothing more and are removed at the next publish on their topic. A
 ///   `Subscription` does not keep the bus alive. Owner handlers receive the owner as an
 ///   argument, so they need not capture it. The bus keeps no event: an event, and the sender it
-///   names, are released when the publish returns (or, for a main-actor subscriber, once it has
-///   been delivered). A topic whose last subscription has ended and been released leaves the
+///   names, are released when the publish returns (or, for a handler that it reaches after a hop,
+///   once it has been delivered). A topic whose last subscription has ended and been released leaves the
 ///   bus, so a bus used with many one-off topics does not grow.
-/// - Cost: each topic's subscribers are the subscribers of one ``Emitter``. Publishing takes
+/// - Cost: each topic's subscribers are the subscribers of one ``SharedEmitter``. Publishing takes
 ///   the bus's lock once to find the topic's emitter, then sends through it (the emitter's lock,
 ///   once); each delivery is then an atomic load and the call, plus a weak load for a sender
 ///   filter and an atomic exchange for `once`. It allocates nothing per delivery.
@@ -93,7 +94,7 @@ public final class TopicBus: Sendable {
     let event = TopicEvent(topic: topic, sender: sender, payload: payload)
     // The table's key (name and payload type) guarantees the channel's type.
     unsafeDowncast(channel, to: TopicChannel<Payload>.self).emitter.send(
-      .event(event, onMainActor: isolation === MainActor.shared))
+      event, isolation: isolation)
   }
 
   /// Publishes on a topic without payload.
@@ -106,25 +107,24 @@ public final class TopicBus: Sendable {
 
   // MARK: Streams
 
-  /// The events of `topic` (from `sender` only, when given) as a value stream.
+  /// The events of `topic` (from `sender` only, when given) as a value stream for the caller's
+  /// actor: each subscription of it is one subscriber of the bus, and runs on that actor, as
+  /// with ``subscribe(to:from:once:isolation:_:)``.
   ///
-  /// Each subscription of the stream is one subscriber of the bus; values arrive on the
-  /// publishing thread, as for `ValueObservable` in general. The stream keeps the bus alive;
-  /// it keeps `sender` weakly.
+  /// The stream is not `Sendable`: it stays with the actor that made it. It keeps the bus
+  /// alive; it keeps `sender` weakly.
   @inlinable
   public func events<Payload>(
-    _ topic: Topic<Payload>, from sender: (any AnyObject & Sendable)? = nil
+    _ topic: Topic<Payload>, from sender: (any AnyObject & Sendable)? = nil,
+    isolation: isolated any Actor = #isolation
   ) -> ValueObservable<TopicEvent<Payload>> {
     let filter = WeakSender(sender)
     return ValueObservable { observer in
       guard let sender = filter.resolve() else { return noopDisconnect }  // sender is gone
       let next = observer.next
       return self.add(topic, sender: sender, once: false) { emitter, state in
-        emitter.subscribe { message in
-          guard case .event(let event, _) = message, state.admits(sender: event.sender) else {
-            return
-          }
-          next(event)
+        emitter.subscribe(isolation: isolation) { event in
+          if state.admits(sender: event.sender) { next(event) }
         }
       }.unsubscribe
     }
@@ -133,7 +133,11 @@ public final class TopicBus: Sendable {
   // MARK: Subscribing
 
   /// Calls `handler` with each event of `topic` (from `sender` only, when given), on the
-  /// publishing thread.
+  /// caller's actor.
+  ///
+  /// An event published from that actor is delivered before `publish` returns; one published
+  /// elsewhere hops to the actor, after the events published before it from the same thread.
+  /// Code that is not isolated to an actor subscribes with ``subscribe(to:from:once:on:_:)``.
   ///
   /// - Parameters:
   ///   - topic: The topic whose events are delivered.
@@ -141,45 +145,75 @@ public final class TopicBus: Sendable {
   ///     deallocated, the subscription receives nothing more.
   ///   - once: Deliver only the next matching event, then end the subscription. Of concurrent
   ///     publishes, exactly one is delivered.
-  ///   - handler: Called with each delivered event, on the publishing thread, with no lock held.
+  ///   - isolation: The actor `handler` runs on: the caller's, which the compiler passes.
+  ///   - handler: Called with each delivered event, on `isolation`, with no lock held.
   /// - Returns: The subscription; dropping it does not unsubscribe.
   @discardableResult
   @inlinable
   public func subscribe<Payload>(
     to topic: Topic<Payload>, from sender: (any AnyObject & Sendable)? = nil, once: Bool = false,
-    _ handler: @escaping @Sendable (TopicEvent<Payload>) -> Void
+    isolation: isolated any Actor = #isolation,
+    _ handler: @escaping (TopicEvent<Payload>) -> Void
   ) -> Subscription {
     add(topic, sender: sender, once: once) { emitter, state in
-      emitter.subscribe { message in
-        guard case .event(let event, _) = message, state.admits(sender: event.sender) else {
-          return
-        }
-        handler(event)
+      emitter.subscribe(isolation: isolation) { event in
+        if state.admits(sender: event.sender) { handler(event) }
       }
     }
   }
 
-  /// Calls `handler` with `owner` and each event of `topic`, for as long as `owner` lives and
-  /// until `owner`'s subscriptions are ended with ``unsubscribe(_:from:)`` or
-  /// ``unsubscribeAll(_:)``.
+  /// Calls `handler` with `owner` and each event of `topic`, on the caller's actor, for as long
+  /// as `owner` lives and until `owner`'s subscriptions are ended with ``unsubscribe(_:from:)``
+  /// or ``unsubscribeAll(_:)``.
   ///
   /// The bus keeps `owner` weakly and passes it to `handler`, so the handler need not capture it
   /// and no reference cycle forms. Parameters and threading are as for
-  /// ``subscribe(to:from:once:_:)``.
+  /// ``subscribe(to:from:once:isolation:_:)``.
   @discardableResult
   @inlinable
-  public func subscribe<Owner: AnyObject & Sendable, Payload>(
+  public func subscribe<Owner: AnyObject, Payload>(
     _ owner: Owner, to topic: Topic<Payload>, from sender: (any AnyObject & Sendable)? = nil,
-    once: Bool = false, _ handler: @escaping @Sendable (Owner, TopicEvent<Payload>) -> Void
+    once: Bool = false, isolation: isolated any Actor = #isolation,
+    _ handler: @escaping (Owner, TopicEvent<Payload>) -> Void
   ) -> Subscription {
     add(topic, sender: sender, once: once) { emitter, state in
       // Bound to the owner in the emitter: it ends with the owner, and with
       // `emitter.unsubscribe(owner)`.
-      emitter.subscribe(owner) { owner, message in
-        guard case .event(let event, _) = message, state.admits(sender: event.sender) else {
-          return
-        }
-        handler(owner, event)
+      emitter.subscribe(owner, isolation: isolation) { owner, event in
+        if state.admits(sender: event.sender) { handler(owner, event) }
+      }
+    }
+  }
+
+  /// Calls `handler` with each event of `topic` (from `sender` only, when given), on `queue`
+  /// (GLPubSub's `setPubSubQueue:`), in the order published from each thread when the queue is
+  /// serial. Parameters as for ``subscribe(to:from:once:isolation:_:)``.
+  @discardableResult
+  @inlinable
+  public func subscribe<Payload>(
+    to topic: Topic<Payload>, from sender: (any AnyObject & Sendable)? = nil, once: Bool = false,
+    on queue: DispatchQueue, _ handler: @escaping @Sendable (TopicEvent<Payload>) -> Void
+  ) -> Subscription {
+    add(topic, sender: sender, once: once) { emitter, state in
+      emitter.subscribe(on: queue) { event in
+        if state.admits(sender: event.sender) { handler(event) }
+      }
+    }
+  }
+
+  /// Calls `handler` with `owner` and each event of `topic`, on `queue`, for as long as `owner`
+  /// lives; as ``subscribe(_:to:from:once:isolation:_:)`` otherwise. The owner is checked on the
+  /// queue, right before each call.
+  @discardableResult
+  @inlinable
+  public func subscribe<Owner: AnyObject & Sendable, Payload>(
+    _ owner: Owner, to topic: Topic<Payload>, from sender: (any AnyObject & Sendable)? = nil,
+    once: Bool = false, on queue: DispatchQueue,
+    _ handler: @escaping @Sendable (Owner, TopicEvent<Payload>) -> Void
+  ) -> Subscription {
+    add(topic, sender: sender, once: once) { emitter, state in
+      emitter.subscribe(owner, on: queue) { owner, event in
+        if state.admits(sender: event.sender) { handler(owner, event) }
       }
     }
   }
@@ -206,7 +240,7 @@ public final class TopicBus: Sendable {
   @usableFromInline
   func add<Payload>(
     _ topic: Topic<Payload>, sender: (any AnyObject & Sendable)?, once: Bool,
-    _ subscribe: (Emitter<TopicMessage<Payload>>, TopicSubscriberState) -> Subscription
+    _ subscribe: (SharedEmitter<TopicEvent<Payload>>, TopicSubscriberState) -> Subscription
   ) -> Subscription {
     let key = topic.key
     // Counted before the emitter is used, so that the channel stays filed while it is.

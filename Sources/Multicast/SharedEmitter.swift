@@ -197,6 +197,11 @@ public final class SharedEmitter<T: Sendable>: Sendable {
     storage.subscriberCount
   }
 
+  /// The number of values sent since the emitter was created, for diagnostics.
+  public var sendCount: Int {
+    storage.locked.withLock { $0.sendCount }
+  }
+
   /// The number of subscribers above which subscribing fails an assertion in debug builds;
   /// 100 by default. See ``Emitter/maxSubscribers``.
   public var maxSubscribers: Int {

@@ -30,7 +30,7 @@ private struct OneTwoThree: AsyncSequence, Sendable {
   func makeAsyncIterator() -> AsyncIterator { AsyncIterator() }
 }
 
-@Suite(.checksLiveResources) struct AsyncSequenceObservableTests {
+@MainActor @Suite(.checksLiveResources) struct AsyncSequenceObservableTests {
   @Test func elementsArriveInOrder() async {
     let stream = ValueObservable(
       AsyncStream<Int> { continuation in

@@ -13,7 +13,7 @@ import Testing
 ///
 /// The scripts are seeded: a failure names the case and the run's seed (`RANDOM_SEED`), and
 /// prints the script cut down to the steps that still make it fail.
-@Suite(.checksLiveResources) struct TopicBusModelTests {
+@MainActor @Suite(.checksLiveResources) struct TopicBusModelTests {
   /// How many random scripts run.
   static let scripts = 3000
   /// The case number of the first script, far from those of the other randomized tests so that
@@ -264,7 +264,7 @@ private struct BusScript {
 
   /// Runs the script, then unsubscribes everything and publishes once more on every topic,
   /// on a real bus and on the model, step by step; where they first disagree, if they do.
-  func firstDisagreement() -> BusDisagreement? {
+  @MainActor func firstDisagreement() -> BusDisagreement? {
     let real = RealBus(self)
     let model = BusModel(self)
     var ending: [BusStep] = [.unsubscribeEverything]
@@ -299,7 +299,7 @@ private struct BusScript {
   /// The script with as many steps removed as can be while the bus and the model still
   /// disagree: removing steps one at a time, from the end, until no single removal keeps it
   /// failing.
-  func shrunk() -> BusScript {
+  @MainActor func shrunk() -> BusScript {
     var script = self
     var removedOne = true
     while removedOne {
@@ -366,7 +366,7 @@ private struct WeakParty {
 ///
 /// `@unchecked Sendable`: handlers capture it, but everything runs on the test's thread, since
 /// publishing delivers synchronously.
-private final class RealBus: @unchecked Sendable {
+@MainActor private final class RealBus {
   /// A fresh bus, never the shared one.
   let bus = TopicBus()
   /// The topics, by number.

@@ -99,15 +99,20 @@ extension EmitterTests {
 
     @Test func unsubscribeAllReleasesEveryClosure() {
       let emitter = Emitter<Int>()
+      final class Token: Sendable {}
       weak var weakCapture: Witness?
+      weak var weakToken: Token?
       do {
         let capture = Witness()
+        let token = Token()
         weakCapture = capture
+        weakToken = token
         emitter.subscribe { capture.received.append($0) }
-        emitter.subscribe(on: DispatchQueue(label: "memory")) { _ in _ = capture }
+        emitter.subscribe(on: DispatchQueue(label: "memory")) { _ in _ = token }
       }
       emitter.unsubscribeAll()
       #expect(weakCapture == nil)
+      #expect(weakToken == nil)
     }
 
     @Test func aSubscriptionDoesNotKeepTheEmitter() {

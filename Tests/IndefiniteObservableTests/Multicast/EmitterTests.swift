@@ -223,13 +223,13 @@ import Testing
   @Test func ownerBoundSubscriberOnAQueueReceivesTheOwnerThere() {
     let queue = DispatchQueue(label: "delivery")
     let emitter = Emitter<Int>()
-    let witness = Witness()
+    let witness = Recorder<Int>()
     emitter.subscribe(witness, on: queue, replayingLast: true) { witness, value in
-      witness.received.append(value)
+      witness.record(value)
     }
     emitter.send(1)
     queue.sync {}
-    #expect(witness.received == [1])
+    #expect(witness.values == [1])
   }
 
   @Test func unsubscribeOwnerEndsOnlyItsSubscriptions() {

@@ -3,13 +3,13 @@ import Multicast
 import TestSupport
 import Testing
 
-@Suite(.checksLiveResources) struct ObserverGateTests {
+@MainActor @Suite(.checksLiveResources) struct ObserverGateTests {
   @Test(.timeLimit(.minutes(1))) func sendingManyValuesThroughOneGateCostsTheSameEachTime() {
     // Each send reads the closure out of the gate's lock. Kept as a bare generic state, the
     // closure was wrapped in one more reabstraction thunk at every read, until a call went
     // through tens of thousands of thunks and overflowed the stack.
     var received = 0
-    let gate = ObserverGate<Int> { _ in received += 1 }
+    let gate = ObserverGate<Int>(isolation: #isolation) { _ in received += 1 }
     for value in 0..<200_000 { gate.send(value) }
     #expect(received == 200_000)
   }
@@ -22,7 +22,7 @@ import Testing
     do {
       let captured = Captured()
       weakCaptured = captured
-      gate = ObserverGate { value in
+      gate = ObserverGate(isolation: #isolation) { value in
         _ = captured
         received.append(value)
       }

@@ -8,6 +8,8 @@ import Testing
 /// Many threads publishing, subscribing and unsubscribing on one bus at once.
 @Suite(.checksLiveResources) struct TopicBusConcurrencyTests {
   private static let topic = Topic<Int>("load")
+  /// Where the handlers run: handlers of code that is not on an actor take a queue.
+  private static let delivery = DispatchQueue(label: "TopicBusConcurrencyTests")
   // Five publishers, two churning subscribers and one owner thread: eight threads at once.
   private static let publishers = 5
   private static let perPublisher = 4000
@@ -18,7 +20,7 @@ import Testing
     let bus = TopicBus()
     let stable = (0..<3).map { _ in Recorder<Int>() }
     for recorder in stable {
-      bus.subscribe(to: Self.topic) { recorder.record($0.payload) }
+      bus.subscribe(to: Self.topic, on: Self.delivery) { recorder.record($0.payload) }
     }
     let violations = Recorder<String>()
     let group = DispatchGroup()
@@ -34,7 +36,7 @@ import Testing
       DispatchQueue.global().async(group: group) {
         for round in 0..<1000 {
           let marker = -(c * 1000 + round + 1)
-          let subscription = bus.subscribe(to: Self.topic) { event in
+          let subscription = bus.subscribe(to: Self.topic, on: Self.delivery) { event in
             if event.payload == marker { violations.record("delivered after unsubscribe") }
           }
           subscription.unsubscribe()
@@ -47,10 +49,10 @@ import Testing
       for round in 0..<1000 {
         let owner = Owner()
         let marker = -(100_000 + round)
-        bus.subscribe(owner, to: Self.topic) { _, event in
+        bus.subscribe(owner, to: Self.topic, on: Self.delivery) { _, event in
           if event.payload == marker { violations.record("owner delivered after unsubscribeAll") }
         }
-        bus.subscribe(owner, to: Self.topic, once: true) { _, _ in }
+        bus.subscribe(owner, to: Self.topic, once: true, on: Self.delivery) { _, _ in }
         if round.isMultiple(of: 2) {
           bus.unsubscribeAll(owner)
         } else {
@@ -61,6 +63,7 @@ import Testing
     }
 
     #expect(group.wait(timeout: .now() + 60) == .success)
+    Self.delivery.sync {}  // every delivery enqueued so far has run
     #expect(violations.values.isEmpty)
     let expected = Set(0..<(Self.publishers * Self.perPublisher))
     for recorder in stable {
@@ -87,12 +90,13 @@ import Testing
     }
     DispatchQueue.global().async(group: group) {
       for recorder in counts {
-        bus.subscribe(to: Self.topic, once: true) { recorder.record($0.payload) }
+        bus.subscribe(to: Self.topic, once: true, on: Self.delivery) { recorder.record($0.payload) }
       }
     }
     #expect(group.wait(timeout: .now() + 60) == .success)
     // Publish once more so that every once-subscriber still waiting gets its event.
     bus.publish(Self.topic, 0)
+    Self.delivery.sync {}
     #expect(counts.allSatisfy { $0.count == 1 })
   }
 
@@ -100,11 +104,12 @@ import Testing
     for _ in 0..<100 {
       let bus = TopicBus()
       let seen = Recorder<Int>()
-      let subscription = bus.subscribe(to: Self.topic) { seen.record($0.payload) }
+      let subscription = bus.subscribe(to: Self.topic, on: Self.delivery) { seen.record($0.payload) }
       let other = Recorder<Int>()
-      bus.subscribe(to: Self.topic) { other.record($0.payload) }
+      bus.subscribe(to: Self.topic, on: Self.delivery) { other.record($0.payload) }
       DispatchQueue.concurrentPerform(iterations: 4) { _ in subscription.unsubscribe() }
       bus.publish(Self.topic, 1)
+      Self.delivery.sync {}
       #expect(seen.values.isEmpty)
       #expect(other.values == [1])
     }

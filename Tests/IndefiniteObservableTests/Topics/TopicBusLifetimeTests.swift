@@ -16,7 +16,7 @@ private final class Party: Sendable {}
 
 /// What a bus keeps alive, for how long, and what it does when a handler it releases runs code
 /// in its deinit.
-@Suite(.checksLiveResources) struct TopicBusLifetimeTests {
+@MainActor @Suite(.checksLiveResources) struct TopicBusLifetimeTests {
   @Test func theBusKeepsNeitherTheEventNorItsSenderOnceThePublishReturns() {
     let bus = TopicBus()
     let topic = Topic<Parcel>("parcel")
@@ -116,7 +116,7 @@ private final class Party: Sendable {}
     let topic = Topic<String>("title")
     let owner = Party()
     let shown = Recorder<String>()
-    bus.subscribeOnMainActor(owner, to: topic) { _, event in shown.record(event.payload) }
+    bus.subscribe(owner, to: topic) { _, event in shown.record(event.payload) }
     onAnotherThread {
       for i in 0..<5 { bus.publish(topic, "\(i)") }
     }
@@ -132,13 +132,13 @@ private final class Party: Sendable {}
     let owner = Party()
     let keeper = Party()
     let shown = Recorder<String>()
-    bus.subscribeOnMainActor(owner, to: topic) { _, event in
+    bus.subscribe(owner, to: topic) { _, event in
       shown.record("owner \(event.payload)")
     }
-    bus.subscribeOnMainActor(owner, to: other) { _, event in
+    bus.subscribe(owner, to: other) { _, event in
       shown.record("owner \(event.payload)")
     }
-    bus.subscribeOnMainActor(keeper, to: topic) { _, event in
+    bus.subscribe(keeper, to: topic) { _, event in
       shown.record("keeper \(event.payload)")
     }
     onAnotherThread {
@@ -162,7 +162,7 @@ private final class Party: Sendable {}
       let sender = Party()
       let captured = Parcel()
       weakCaptured = captured
-      subscription = bus.subscribeOnMainActor(to: topic, from: sender) { _ in _ = captured }
+      subscription = bus.subscribe(to: topic, from: sender) { _ in _ = captured }
     }
     #expect(weakCaptured != nil)
     bus.publish(topic, "x")
@@ -175,9 +175,9 @@ private final class Party: Sendable {}
     let topic = Topic<String>("title")
     let owner = Party()
     let shown = Recorder<String>()
-    bus.subscribeOnMainActor(owner, to: topic) { _, event in shown.record("old \(event.payload)") }
+    bus.subscribe(owner, to: topic) { _, event in shown.record("old \(event.payload)") }
     bus.unsubscribe(owner, from: topic)
-    bus.subscribeOnMainActor(owner, to: topic) { _, event in shown.record("new \(event.payload)") }
+    bus.subscribe(owner, to: topic) { _, event in shown.record("new \(event.payload)") }
     bus.publish(topic, "x")
     #expect(shown.values == ["new x"])
     bus.unsubscribeAll(owner)
@@ -190,11 +190,13 @@ private final class Party: Sendable {}
   @Test(.enabled(if: !TestProcess.isSanitized, "sanitizers keep freed memory by design"))
   func manyOneOffTopicsLeaveMemoryFlat() async {
     let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-      let cycler = OneOffTopics()
-      for cycle in 0..<20_000 { cycler.run(cycle) }
-      let before = TestProcess.peakResidentBytes
-      for cycle in 20_000..<220_000 { cycler.run(cycle) }
-      print("growth: \(TestProcess.peakResidentBytes - before)")
+      await MainActor.run {
+        let cycler = OneOffTopics()
+        for cycle in 0..<20_000 { cycler.run(cycle) }
+        let before = TestProcess.peakResidentBytes
+        for cycle in 20_000..<220_000 { cycler.run(cycle) }
+        print("growth: \(TestProcess.peakResidentBytes - before)")
+      }
     }
     let output = String(decoding: result?.standardOutputContent ?? [], as: UTF8.self)
     let growth = output.split(separator: " ").last.flatMap { Int($0.filter(\.isNumber)) }
@@ -224,7 +226,7 @@ private final class PartyBox: @unchecked Sendable {
 
 /// One subscription to a topic of its own per cycle, ended in each of the ways a subscription
 /// can end, in turn.
-private final class OneOffTopics: @unchecked Sendable {
+@MainActor private final class OneOffTopics {
   // `received` is written only by handlers, which run on the thread that calls `run`.
   let bus = TopicBus()
   var received = 0
@@ -261,7 +263,7 @@ private final class OneOffTopics: @unchecked Sendable {
       }
     case 6:
       let owner = Party()
-      bus.subscribeOnMainActor(owner, to: topic) { _, _ in }
+      bus.subscribe(owner, to: topic) { _, _ in }
       bus.unsubscribe(owner, from: topic)
     default:
       bus.events(topic).subscribe { self.received &+= $0.payload }.unsubscribe()

@@ -12,13 +12,13 @@ import Testing
   var title = ""
 }
 
-@Suite(.checksLiveResources) struct TopicBusMainActorTests {
+@MainActor @Suite(.checksLiveResources) struct TopicBusMainActorTests {
   private let topic = Topic<String>("title")
 
   @Test @MainActor func anEventPublishedOnTheMainActorIsDeliveredBeforePublishReturns() {
     let bus = TopicBus()
     let screen = Screen()
-    bus.subscribeOnMainActor(to: topic) { screen.shown.append($0.payload) }
+    bus.subscribe(to: topic) { screen.shown.append($0.payload) }
     bus.publish(topic, "now")
     #expect(screen.shown == ["now"])
   }
@@ -27,7 +27,7 @@ import Testing
     let bus = TopicBus()
     let screen = Screen()
     let topic = self.topic
-    bus.subscribeOnMainActor(to: topic) { event in
+    bus.subscribe(to: topic) { event in
       MainActor.preconditionIsolated()
       screen.shown.append(event.payload)
     }
@@ -40,7 +40,7 @@ import Testing
     let bus = TopicBus()
     let screen = Screen()
     let topic = self.topic
-    bus.subscribeOnMainActor(to: topic) { screen.shown.append($0.payload) }
+    bus.subscribe(to: topic) { screen.shown.append($0.payload) }
     onAnotherThread {
       bus.publish(topic, "1")
       bus.publish(topic, "2")
@@ -58,7 +58,7 @@ import Testing
     let screen = Screen()
     let topic = self.topic
     // The handler captures the bus, so the test ends its subscription itself.
-    let subscription = bus.subscribeOnMainActor(to: topic) { event in
+    let subscription = bus.subscribe(to: topic) { event in
       screen.shown.append(event.payload)
       if event.payload == "1" { bus.publish(topic, "2") }  // queued until 1 is done
       screen.shown.append("end \(event.payload)")
@@ -72,7 +72,7 @@ import Testing
     let bus = TopicBus()
     let controller = ViewController()
     let topic = self.topic
-    bus.subscribeOnMainActor(controller, to: topic) { me, event in me.title = event.payload }
+    bus.subscribe(controller, to: topic) { me, event in me.title = event.payload }
     bus.publish(topic, "Inbox")
     #expect(controller.title == "Inbox")
     onAnotherThread { bus.publish(topic, "Sent") }
@@ -90,7 +90,7 @@ import Testing
     do {
       let controller = ViewController()
       weakController = controller
-      bus.subscribeOnMainActor(controller, to: topic) { _, event in
+      bus.subscribe(controller, to: topic) { _, event in
         screen.shown.append(event.payload)
       }
       onAnotherThread { bus.publish(topic, "queued") }
@@ -104,7 +104,7 @@ import Testing
     let bus = TopicBus()
     let screen = Screen()
     let topic = self.topic
-    bus.subscribeOnMainActor(to: topic, once: true) { screen.shown.append($0.payload) }
+    bus.subscribe(to: topic, once: true) { screen.shown.append($0.payload) }
     DispatchQueue.concurrentPerform(iterations: 8) { bus.publish(topic, "\($0)") }
     #expect(await eventually { screen.shown.count == 1 })
     bus.publish(topic, "main")
@@ -116,7 +116,7 @@ import Testing
     let bus = TopicBus()
     let screen = Screen()
     let topic = self.topic
-    let subscription = bus.subscribeOnMainActor(to: topic) { screen.shown.append($0.payload) }
+    let subscription = bus.subscribe(to: topic) { screen.shown.append($0.payload) }
     onAnotherThread {
       for i in 0..<5 { bus.publish(topic, "\(i)") }
     }

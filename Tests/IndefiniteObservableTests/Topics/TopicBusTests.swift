@@ -19,7 +19,7 @@ extension Topic where Payload == Login {
 /// An object that owns subscriptions or sends events; it holds nothing.
 private final class Party: Sendable {}
 
-@Suite(.checksLiveResources) struct TopicBusTests {
+@MainActor @Suite(.checksLiveResources) struct TopicBusTests {
   @Test func publishDeliversTopicSenderAndPayloadToEverySubscriber() {
     let bus = TopicBus()
     let sender = Party()

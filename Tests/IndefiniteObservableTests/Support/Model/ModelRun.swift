@@ -53,7 +53,9 @@ struct ModelObservation: Equatable, CustomStringConvertible {
 ///
 /// It is used from one thread at a time: the test's, and the delivery queue's while the test
 /// waits for it in `drain`.
-final class ModelRun {
+// `@unchecked Sendable`: a run is driven from one thread; queue subscribers' deliveries reach it
+// on the world's serial queue, which the run drains with `sync` before it reads what they did.
+final class ModelRun: @unchecked Sendable {
   /// How deep reactions may nest: a reaction's send can make another subscriber react, up to
   /// this many operations deep.
   static let maximumDepth = 3

@@ -167,8 +167,8 @@ extension SubscriberSpec {
     var spec = SubscriberSpec()
     if source.isEmitter {
       switch g.below(10) {
-      case 0: spec.route = .storedIn(bag: g.below(8), queue: g.oneIn(3))
-      case 1, 2: spec.route = .through(bag: g.below(8), queue: g.oneIn(3), mapped: g.oneIn(2))
+      case 0: spec.route = .storedIn(bag: g.below(8), queue: false)  // bags have no queue
+      case 1, 2: spec.route = .through(bag: g.below(8), queue: false, mapped: g.oneIn(2))
       default: break
       }
       spec.replayingLast = g.oneIn(3)

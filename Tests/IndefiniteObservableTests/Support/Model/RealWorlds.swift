@@ -23,7 +23,7 @@ private final class HeldQueue {
 }
 
 /// An owner that subscriptions are bound to.
-private final class ModelOwner {}
+private final class ModelOwner: Sendable {}
 
 /// A real ``Emitter``, with the owners and ``SubscriptionBag``s of a script.
 final class EmitterWorld: ModelWorld {
@@ -42,7 +42,7 @@ final class EmitterWorld: ModelWorld {
   }
 
   func subscribe(_ handle: Int, _ spec: ResolvedSpec) {
-    let next: (Int) -> Void = { [weak run] value in run?.delivered(to: handle, value) }
+    let next: @Sendable (Int) -> Void = { [weak run] value in run?.delivered(to: handle, value) }
     let queue = held.queue
     let subscription: Subscription
     if case .through(let bag, let toMapped) = spec.route {
@@ -74,7 +74,7 @@ final class EmitterWorld: ModelWorld {
   func dropOwner(_ owner: Int) { owners[owner] = nil }
   func unsubscribe(owner: Int) { emitter.unsubscribe(owners[owner]!) }
   func unsubscribeAll() { emitter.unsubscribeAll() }
-  func makeBag(queue: Bool) { bags.append(SubscriptionBag(queue: queue ? held.queue : nil)) }
+  func makeBag(queue: Bool) { bags.append(SubscriptionBag()) }
   func bagUnsubscribeAll(_ bag: Int) { bags[bag]!.unsubscribeAll() }
 
   func bagUnsubscribe(_ bag: Int, fromMapped: Bool) {
@@ -110,7 +110,7 @@ final class CurrentValueWorld: ModelWorld {
   }
 
   func subscribe(_ handle: Int, _ spec: ResolvedSpec) {
-    let next: (Int) -> Void = { [weak run] value in run?.delivered(to: handle, value) }
+    let next: @Sendable (Int) -> Void = { [weak run] value in run?.delivered(to: handle, value) }
     let queue = held.queue
     if let owner = spec.owner.map({ owners[$0]! }) {
       subscriptions[handle] =

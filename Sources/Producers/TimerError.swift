@@ -1,8 +1,8 @@
 /// Why ``Timers`` refused to make a timer stream.
 ///
 /// Each error quotes the value the caller passed, in the form it was passed: a `Duration` for
-/// ``Timers/every(_:leeway:on:)`` and ``Timers/after(_:leeway:on:)``, the `Double` itself for
-/// ``Timers/every(seconds:leeway:on:)``. The descriptions print a `Duration` exactly, to the
+/// ``Timers/every(_:leeway:isolation:)`` and ``Timers/after(_:leeway:isolation:)``, the `Double` itself for
+/// ``Timers/every(seconds:leeway:isolation:)``. The descriptions print a `Duration` exactly, to the
 /// attosecond, so that a value just past a limit does not read as the limit.
 ///
 /// A case holding NaN is not equal to itself, as NaN is not; match it with a pattern instead

@@ -1,5 +1,6 @@
 import Dispatch
 import IndefiniteObservable
+import Multicast
 
 /// Timer streams: a repeating timer and a one-shot delay, built on Dispatch timer sources.
 ///
@@ -12,12 +13,15 @@ import IndefiniteObservable
 ///
 /// - Each subscription owns its own timer, started when it subscribes: two subscribers of one
 ///   stream tick independently.
-/// - Threading: ticks are delivered on `queue`, or on a private serial queue of the
-///   subscription's own when `queue` is nil. Ticks of one subscription never overlap. You may
-///   subscribe and unsubscribe from any thread.
-/// - Unsubscribe cancels the timer and releases it. When `unsubscribe()` is called on the
-///   delivery queue, no tick starts after it returns; called from another thread, a tick that
-///   had already started may still finish.
+/// - Threading: a stream is made on an actor (the main actor in top-level code and in
+///   `@MainActor` types), and its ticks are delivered on that actor; the timer itself fires on
+///   a private serial queue of the subscription's own. Code that is not isolated to an actor
+///   cannot make a stream. The stream is not `Sendable`: subscribe and unsubscribe on the actor
+///   that made it.
+/// - Unsubscribe cancels the timer and releases it; once `unsubscribe()` returns, no tick is
+///   delivered, including a tick that fired and waits for the actor.
+/// - A busy actor: each fire of the timer is one tick, delivered in order once the actor is
+///   free. Fires that Dispatch merged (its queue was late) are one tick with `merged` above 1.
 /// - Lifetime: dropping the subscription does not stop the timer (subscriptions are
 ///   attach-and-forget); a one-shot delay releases its timer by itself after it fires.
 ///
@@ -70,25 +74,25 @@ public enum Timers {
   ///   - interval: Time between ticks: from ``minimumInterval`` to ``maximumInterval``, after
   ///     rounding to the nanosecond.
   ///   - leeway: How late Dispatch may fire to save power; zero by default, never negative.
-  ///   - queue: Where ticks are delivered; a private serial queue per subscription when nil.
+  ///   - isolation: The actor ticks are delivered on: the caller's, which the compiler passes.
   /// - Throws: ``TimerError/notPositive(_:)`` for a zero or negative interval,
   ///   ``TimerError/tooShort(_:)`` and ``TimerError/tooLong(_:)`` for one outside the limits,
   ///   ``TimerError/negativeLeeway(_:)`` for a negative leeway; each quotes the value passed.
   public static func every(
     _ interval: Duration,
     leeway: Duration = .zero,
-    on queue: DispatchQueue? = nil
+    isolation: isolated any Actor = #isolation
   ) throws(TimerError) -> ValueObservable<Tick> {
     guard interval > .zero else { throw .notPositive(interval) }
     let nanoseconds = roundedNanoseconds(interval)
     guard nanoseconds <= maximumNanoseconds else { throw .tooLong(interval) }
     guard nanoseconds >= minimumNanoseconds else { throw .tooShort(interval) }
-    return try repeating(every: nanoseconds, leeway: leeway, on: queue)
+    return try repeating(every: nanoseconds, leeway: leeway, isolation: isolation)
   }
 
   /// A stream that ticks every `seconds` seconds; for intervals computed as `Double`.
   ///
-  /// The same rule as ``every(_:leeway:on:)``: `seconds` is rounded to the nanosecond and must
+  /// The same rule as ``every(_:leeway:isolation:)``, and delivered on the caller's actor: `seconds` is rounded to the nanosecond and must
   /// then lie from ``minimumInterval`` (`0.001`) to ``maximumInterval`` (`2e9`).
   ///
   /// - Throws: ``TimerError/notFinite(_:)`` for NaN or infinity of either sign,
@@ -96,10 +100,14 @@ public enum Timers {
   ///   ``TimerError/tooShortSeconds(_:)`` and ``TimerError/tooLongSeconds(_:)`` for one outside
   ///   the limits, each quoting `seconds` as passed; ``TimerError/negativeLeeway(_:)`` for a
   ///   negative leeway.
+  /// - Parameters:
+  ///   - seconds: Time between ticks, in seconds.
+  ///   - leeway: How late Dispatch may fire to save power; zero by default, never negative.
+  ///   - isolation: The actor ticks are delivered on: the caller's, which the compiler passes.
   public static func every(
     seconds: Double,
     leeway: Duration = .zero,
-    on queue: DispatchQueue? = nil
+    isolation: isolated any Actor = #isolation
   ) throws(TimerError) -> ValueObservable<Tick> {
     guard seconds.isFinite else { throw .notFinite(seconds) }
     guard seconds > 0 else { throw .notPositiveSeconds(seconds) }
@@ -108,30 +116,33 @@ public enum Timers {
     let nanoseconds = roundedNanoseconds(.seconds(seconds))
     guard nanoseconds <= maximumNanoseconds else { throw .tooLongSeconds(seconds) }
     guard nanoseconds >= minimumNanoseconds else { throw .tooShortSeconds(seconds) }
-    return try repeating(every: nanoseconds, leeway: leeway, on: queue)
+    return try repeating(every: nanoseconds, leeway: leeway, isolation: isolation)
   }
 
   /// A stream that ticks once, `delay` after each subscription, then releases its timer.
   ///
-  /// A zero delay, or one that rounds to zero nanoseconds, ticks as soon as the queue runs it.
+  /// A zero delay, or one that rounds to zero nanoseconds, ticks as soon as the timer's queue
+  /// and then the actor run it.
   ///
   /// - Parameters:
   ///   - delay: Time until the tick: from zero to ``maximumInterval``.
   ///   - leeway: How late Dispatch may fire to save power; zero by default, never negative.
-  ///   - queue: Where the tick is delivered; a private serial queue per subscription when nil.
+  ///   - isolation: The actor the tick is delivered on: the caller's, which the compiler
+  ///     passes.
   /// - Throws: ``TimerError/negativeDelay(_:)`` for a negative delay,
   ///   ``TimerError/tooLong(_:)`` for one longer than ``maximumInterval``,
   ///   ``TimerError/negativeLeeway(_:)`` for a negative leeway; each quotes the value passed.
   public static func after(
     _ delay: Duration,
     leeway: Duration = .zero,
-    on queue: DispatchQueue? = nil
+    isolation: isolated any Actor = #isolation
   ) throws(TimerError) -> ValueObservable<Tick> {
     guard delay >= .zero else { throw .negativeDelay(delay) }
     let nanoseconds = roundedNanoseconds(delay)
     guard nanoseconds <= maximumNanoseconds else { throw .tooLong(delay) }
     return stream(
-      after: nanoseconds, repeating: .never, leeway: try leewayNanoseconds(leeway), on: queue)
+      after: nanoseconds, repeating: .never, leeway: try leewayNanoseconds(leeway),
+      isolation: isolation)
   }
 
   private static let minimumNanoseconds = roundedNanoseconds(minimumInterval)
@@ -140,11 +151,11 @@ public enum Timers {
 
   /// A repeating stream of an interval already checked, in nanoseconds.
   private static func repeating(
-    every nanoseconds: Int64, leeway: Duration, on queue: DispatchQueue?
+    every nanoseconds: Int64, leeway: Duration, isolation: isolated any Actor
   ) throws(TimerError) -> ValueObservable<Tick> {
     stream(
       after: nanoseconds, repeating: dispatchInterval(nanoseconds),
-      leeway: try leewayNanoseconds(leeway), on: queue)
+      leeway: try leewayNanoseconds(leeway), isolation: isolation)
   }
 
   /// `duration`, not negative, rounded to the nearest nanosecond (halves up); `Int64.max` when
@@ -177,13 +188,14 @@ public enum Timers {
     after nanoseconds: Int64,
     repeating interval: DispatchTimeInterval,
     leeway: Int64,
-    on queue: DispatchQueue?
+    isolation: isolated any Actor
   ) -> ValueObservable<Tick> {
     ValueObservable { observer in
-      let delivery = queue ?? DispatchQueue(label: "IndefiniteObservable.Timers")
-      let timer = DispatchSource.makeTimerSource(queue: delivery)
+      let gate = ObserverGate(isolation: isolation, observer.next)
+      let timer = DispatchSource.makeTimerSource(
+        queue: DispatchQueue(label: "IndefiniteObservable.Timers"))
       LiveResources.opened(.dispatchSources)
-      let handler = TickHandler(timer: timer, next: observer.next, once: interval == .never)
+      let handler = TickHandler(timer: timer, gate: gate, once: interval == .never)
       timer.setEventHandler(handler: handler.fire)
       timer.setCancelHandler(handler: handler.release)
       timer.schedule(
@@ -195,46 +207,52 @@ public enum Timers {
   }
 }
 
-/// The per-subscription state of a timer: the source, the observer and the tick count.
+/// The per-subscription state of a timer: the source, the gate to the subscriber and the tick
+/// count.
 ///
 /// `@unchecked Sendable`: `tickCount`, `timer` and `next` are used only by `fire` and `release`,
-/// which Dispatch runs on the timer's target queue one at a time (a source's handlers never
-/// overlap); `cancel` touches only `cancelTimer`, which is immutable and thread-safe.
+/// which Dispatch runs on the timer's queue one at a time (a source's handlers never overlap);
+/// `cancel` touches only `cancelTimer`, which is immutable and thread-safe, and `gate`, which
+/// is thread-safe.
 private final class TickHandler: @unchecked Sendable {
   private var timer: DispatchSourceTimer?
-  private var next: ((Tick) -> Void)?
+  private var next: ObserverGate<Tick>?
   private var tickCount = 0
   private let once: Bool
   private let cancelTimer: DispatchSourceTimer
+  private let gate: ObserverGate<Tick>
 
-  init(timer: DispatchSourceTimer, next: @escaping (Tick) -> Void, once: Bool) {
+  init(timer: DispatchSourceTimer, gate: ObserverGate<Tick>, once: Bool) {
     self.timer = timer
     self.cancelTimer = timer
-    self.next = next
+    self.next = gate
+    self.gate = gate
     self.once = once
     LiveResources.opened(.producerObservers)
   }
 
   deinit { LiveResources.closed(.producerObservers) }
 
-  /// Runs for each fire, on the delivery queue.
+  /// Runs for each fire, on the timer's queue: sends the tick to the subscriber's actor.
   @Sendable func fire() {
     guard let timer, let next, !timer.isCancelled else { return }
     let merged = max(1, Int(timer.data))
     tickCount += merged
     if once { timer.cancel() }
-    next(Tick(index: tickCount, merged: merged))
+    next.send(Tick(index: tickCount, merged: merged))
   }
 
-  /// Runs once after cancellation, on the delivery queue: drops the observer and the source.
+  /// Runs once after cancellation, on the timer's queue: drops the gate and the source.
   @Sendable func release() {
     timer = nil
     next = nil
     LiveResources.closed(.dispatchSources)
   }
 
-  /// The subscription's disconnect: cancels the timer (idempotent, from any thread).
+  /// The subscription's disconnect: closes the gate, so that no tick is delivered after it
+  /// returns, and cancels the timer (idempotent, from any thread).
   func cancel() {
+    gate.close()
     cancelTimer.cancel()
   }
 }

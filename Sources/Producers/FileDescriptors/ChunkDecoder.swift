@@ -1,6 +1,6 @@
 /// Turns the chunks read from a descriptor into the values of a stream.
 protocol ChunkDecoder {
-  associatedtype Value
+  associatedtype Value: Sendable
   /// Emits the values that `chunk` completes, keeping any unfinished rest.
   mutating func decode(_ chunk: UnsafeRawBufferPointer, emit: (Value) -> Bool)
   /// Emits the unfinished rest, at a final end of file.

@@ -7,8 +7,8 @@ import IndefiniteObservable
 /// core: the stream never completes, yet its subscriber learns that the data ended.
 /// ``values`` drops the status channel, to compose with the operators of `ValueObservable`.
 ///
-/// - Threading: both channels are delivered on the stream's delivery queue, one call at a time
-///   and in order; subscribe and unsubscribe from any thread.
+/// - Threading: both channels are delivered on the actor that made the stream, one call at a
+///   time and in order. The stream is not `Sendable`: subscribe and unsubscribe on that actor.
 public final class DescriptorObservable<Value>: IndefiniteObservable<DescriptorObserver<Value>> {
   /// Subscribes the two channels and returns the subscription.
   ///

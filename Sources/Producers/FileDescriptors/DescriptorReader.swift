@@ -4,78 +4,92 @@ import Multicast
 import Synchronization
 
 /// What every reader of a descriptor stream owns for one subscription: its duplicate of the
-/// stream's descriptor, its serial delivery queue, its subscriber behind an `ObserverGate`, and
-/// the steps that end it. The readers below it (``SourceReader``, ``FileReader``,
-/// ``ReadinessWatcher``) only read.
+/// stream's descriptor, its private serial queue, its subscriber behind an `ObserverGate` bound
+/// to the actor that made the stream, and the steps that end it. The readers below it
+/// (``SourceReader``, ``FileReader``, ``ReadinessWatcher``) only read.
+///
+/// Reading happens on `queue`; delivery on the subscriber's actor. A reader hands over the
+/// values of one chunk at a time with ``deliver(_:then:)``, and asks for its next read only in
+/// the continuation, which runs once the subscriber has received them (the gate runs it on the
+/// actor, after the values): so a reader never reads ahead of a busy actor, holds one chunk at a
+/// time, and takes turns with the other work of that actor (a timer's tick, another stream's
+/// chunk), each turn a hop of its own.
 ///
 /// Ending, in order: ``disconnect()`` (from any thread) closes the gate, so that no delivery
 /// begins after it returns, ends the subscription's use of the holder, and calls ``stop()``;
-/// the reader then stops reading and calls ``release()`` on the delivery queue once no read can
-/// begin, which closes the duplicate.
+/// the reader then stops reading and calls ``release()`` on its queue once no read can begin,
+/// which closes the duplicate.
 ///
 /// `@unchecked Sendable`: the subclasses' mutable state is used only on `queue`, one block at a
-/// time (their read passes and Dispatch handlers run there); the gate and `isDisconnected` are
+/// time (their reads and Dispatch handlers run there); the gate and `isDisconnected` are
 /// thread-safe; the rest is immutable.
-class DescriptorReader<Value>: @unchecked Sendable {
+class DescriptorReader<Value: Sendable>: @unchecked Sendable {
   /// The stream's descriptor, which the subscription's duplicate was made from.
   let holder: DescriptorHolder
   /// The duplicate this reader reads and closes.
   let fd: Int32
-  /// The serial queue on which the reader reads and delivers.
+  /// The serial queue on which the reader reads.
   let queue: DispatchQueue
-  /// The queue the subscriber asked for, which `queue` targets; nil when it asked for none.
-  let target: DispatchQueue?
   private let observer: ObserverGate<DescriptorEvent<Value>>
   private let isDisconnected = Atomic(false)
 
-  /// Takes over `fd`, a duplicate acquired from `holder`, for a subscription of `observer`;
-  /// `queue` is a serial queue of the subscription's own that targets `target`.
+  /// Takes over `fd`, a duplicate acquired from `holder`, for a subscription of `observer`,
+  /// which is called on `isolation` only; `queue` is a serial queue of the subscription's own.
   init(
-    holder: DescriptorHolder, fd: Int32, queue: DispatchQueue, target: DispatchQueue?,
-    observer: DescriptorObserver<Value>
+    holder: DescriptorHolder, fd: Int32, queue: DispatchQueue,
+    observer: DescriptorObserver<Value>, isolation: isolated any Actor
   ) {
     self.holder = holder
     self.fd = fd
     self.queue = queue
-    self.target = target
-    self.observer = ObserverGate { event in
-      switch event {
-      case .value(let value): observer.next(value)
-      case .status(let status): observer.status(status)
-      }
-    }
+    self.observer = Self.gate(to: observer, isolation: isolation)
     LiveResources.opened(.producerObservers)
   }
 
   deinit { LiveResources.closed(.producerObservers) }
 
+  /// The gate that calls `observer` on `isolation`: the values of a batch one by one, until the
+  /// subscription ends (a subscriber may unsubscribe in the middle of a batch), then the
+  /// batch's continuation if the subscription goes on.
+  private static func gate(
+    to observer: DescriptorObserver<Value>, isolation: isolated any Actor
+  ) -> ObserverGate<DescriptorEvent<Value>> {
+    let reference = GateReference<DescriptorEvent<Value>>()
+    let gate = ObserverGate<DescriptorEvent<Value>>(isolation: isolation) { event in
+      switch event {
+      case .values(let values, let then):
+        for value in values {
+          guard reference.isOpen else { return }
+          observer.next(value)
+        }
+        if reference.isOpen { then?() }
+      case .status(let status): observer.status(status)
+      }
+    }
+    reference.gate = gate
+    return gate
+  }
+
   /// Whether the subscription has ended: no delivery begins once it has.
   final var isCancelled: Bool { observer.isClosed }
 
-  /// Delivers a value on this thread; false once the subscription has ended.
+  /// Hands `values` to the subscriber, on its actor, in order; then, unless the subscription
+  /// ended meanwhile, runs `then` on that actor. False once the subscription has ended.
   @discardableResult
-  final func deliver(_ value: Value) -> Bool {
-    observer.send(.value(value))
+  final func deliver(_ values: [Value], then: (@Sendable () -> Void)? = nil) -> Bool {
+    observer.send(.values(values, then: then))
   }
 
-  /// Delivers a status on this thread, unless the subscription has ended.
+  /// Reports a status to the subscriber, on its actor, after the values handed over before.
   final func report(_ status: DescriptorStatus) {
     observer.send(.status(status))
   }
 
-  /// Runs `work` on the delivery queue once the work already waiting on the target queue has
-  /// run: how a reader that has more to read lets the other streams on that queue have a turn.
-  ///
-  /// A serial queue that targets another runs every block it holds before the target runs
-  /// anything else, so a reader that asked its own queue for the next read would keep the
-  /// target to itself for as long as the data lasts. Asked through the target, the next read
-  /// waits behind what is already waiting there: a timer's tick, a signal, another stream's
-  /// chunk. Without a target the delivery queue runs on Dispatch's shared threads, beside other
-  /// queues rather than taking turns with them, and the next read is asked of it directly.
-  final func continueAfterOthers(_ work: @escaping @Sendable () -> Void) {
+  /// Runs `work` on the reader's queue: the continuation of a delivery that asks for the next
+  /// read.
+  final func onQueue(_ work: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
     let queue = self.queue
-    guard let target else { return queue.async(execute: work) }
-    target.async { queue.async(execute: work) }
+    return { queue.async(execute: work) }
   }
 
   /// The subscription's disconnect: stops delivery at once, releases the subscriber, ends the
@@ -87,19 +101,27 @@ class DescriptorReader<Value>: @unchecked Sendable {
     stop()
   }
 
-  /// Stops reading; must lead to one call of ``release()`` on the delivery queue, after the
-  /// last read. Called once, from any thread.
+  /// Stops reading; must lead to one call of ``release()`` on the queue, after the last read.
+  /// Called once, from any thread.
   func stop() {}
 
-  /// Closes the duplicate, on the delivery queue, once nothing reads it any more.
+  /// Closes the duplicate, on the queue, once nothing reads it any more.
   func release() {
     System.close(fd)
     LiveResources.closed(.descriptors)
   }
 }
 
-/// One call of a descriptor stream's observer: a value or a status.
-enum DescriptorEvent<Value> {
-  case value(Value)
+/// One call of a descriptor stream's observer: the values of one chunk, with what to do once
+/// the subscriber has them, or a status.
+enum DescriptorEvent<Value: Sendable>: Sendable {
+  case values([Value], then: (@Sendable () -> Void)?)
   case status(DescriptorStatus)
+}
+
+/// A weak reference to a gate, for the gate's own closure (which runs on its actor only) to ask
+/// whether the subscription is still open.
+private final class GateReference<Value: Sendable> {
+  weak var gate: ObserverGate<Value>?
+  var isOpen: Bool { gate.map { !$0.isClosed } ?? false }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import IndefiniteObservable
+import Multicast
 
 #if canImport(Darwin)
   import Darwin
@@ -29,11 +30,12 @@ import IndefiniteObservable
 ///   subscription reads a close-on-exec duplicate of its own, which the stream closes once
 ///   Dispatch has let go of it, so closing your descriptor after `unsubscribe()` returns is
 ///   always safe. Do not close it while subscribed: new subscriptions would fail.
-/// - Threading: values and statuses are delivered on a private serial queue per subscription,
-///   which targets `queue` when you give one (so delivery is serial even on a concurrent
-///   queue). Subscribe and unsubscribe from any thread. When `unsubscribe()` is called on the
-///   delivery queue, nothing is delivered after it returns; from another thread, a delivery
-///   already running may finish.
+/// - Threading: a stream is made on an actor (the main actor in top-level code and in
+///   `@MainActor` types), and values and statuses are delivered on that actor, one call at a
+///   time and in order; the reading happens on a private serial queue per subscription. Code
+///   that is not isolated to an actor cannot make a stream. Subscribe and unsubscribe on the
+///   actor that made the stream (the stream is not `Sendable`); once `unsubscribe()` returns,
+///   nothing more is delivered.
 /// - Pipes, sockets, terminals and devices are read from the start of the subscription, and,
 ///   whenever they have nothing for now, again as data arrives (a Dispatch read source says
 ///   when); end of file is reported once on the status channel and reading stops. A device that
@@ -45,14 +47,12 @@ import IndefiniteObservable
 ///   what was appended since (from the start when the file was truncated); without `refill` a
 ///   regular file is read once. A file whose size reads 0 yet has content (a `/proc` or `/sys`
 ///   file) has no length to compare, and is never reported truncated.
-/// - Fairness: a subscription reads one chunk per turn (64 KiB for bytes, 4 KiB for lines), and
-///   when there is more, its next turn waits behind the work already waiting on `queue`. So a
-///   stream that always has more to read (a flooded pipe, a long file, `/dev/zero`) lets a
-///   timer, a signal or another stream on the same `queue` run after at most one chunk's
-///   deliveries; the tests measure a tick's wait beside a flood, well under 100 ms. Work on a
-///   queue that `queue` itself targets is not covered: hand every stream the same `queue`.
-///   Without `queue`, each subscription's private queue runs on Dispatch's shared threads,
-///   beside the other streams rather than taking turns with them.
+/// - Fairness and backpressure: a subscription reads one chunk per turn (64 KiB for bytes,
+///   4 KiB for lines), hands its values to the actor, and reads the next chunk only once the
+///   subscriber has received them. So a reader never reads ahead of a busy actor (it holds one
+///   chunk at a time), and a stream that always has more to read (a flooded pipe, a long file,
+///   `/dev/zero`) lets a timer, a signal or another stream on the same actor run after at most
+///   one chunk's deliveries; the tests measure a tick's wait beside a flood, well under 100 ms.
 /// - Each subscription reads on its own, so two subscriptions of one bytes or lines stream
 ///   share the data of a pipe between them; subscribe once and share the values downstream.
 public enum FileDescriptors {
@@ -61,21 +61,21 @@ public enum FileDescriptors {
   /// - Parameters:
   ///   - fd: An open descriptor that can be read.
   ///   - ownership: Whether the stream closes `fd` (see ``DescriptorOwnership``).
-  ///   - queue: Where delivery happens; a private serial queue per subscription, targeting
-  ///     `queue` when given.
   ///   - refill: For a regular file, a trigger to read again what was appended (a file watch,
-  ///     a timer); ignored for other descriptors.
+  ///     a timer), made on the same actor; ignored for other descriptors.
+  ///   - isolation: The actor that values and statuses are delivered on: the caller's, which
+  ///     the compiler passes.
   /// - Throws: ``FileDescriptorError`` for a negative, closed, never-opened, directory or
   ///   write-only descriptor.
   public static func bytes(
     of fd: Int32,
     ownership: DescriptorOwnership,
-    on queue: DispatchQueue? = nil,
-    refill: ValueObservable<Void>? = nil
+    refill: ValueObservable<Void>? = nil,
+    isolation: isolated any Actor = #isolation
   ) throws(FileDescriptorError) -> DescriptorObservable<[UInt8]> {
-    try reading(fd, ownership: ownership, queue: queue, refill: refill, chunkSize: 65_536) {
-      ByteChunks()
-    }
+    try reading(
+      fd, ownership: ownership, refill: refill, chunkSize: 65_536, isolation: isolation
+    ) { ByteChunks() }
   }
 
   /// A stream of the lines of text read from `fd`.
@@ -91,24 +91,24 @@ public enum FileDescriptors {
   /// - Parameters:
   ///   - fd: An open descriptor that can be read.
   ///   - ownership: Whether the stream closes `fd` (see ``DescriptorOwnership``).
-  ///   - queue: Where delivery happens; a private serial queue per subscription, targeting
-  ///     `queue` when given.
   ///   - refill: For a regular file, a trigger to read again what was appended; with it, the
   ///     file is followed like `tail -f`. Ignored for other descriptors.
   ///   - maximumLineLength: The longest line delivered whole, in bytes; at least 1.
+  ///   - isolation: The actor that values and statuses are delivered on: the caller's, which
+  ///     the compiler passes.
   /// - Throws: ``FileDescriptorError`` for a negative, closed, never-opened, directory or
   ///   write-only descriptor.
   public static func lines(
     of fd: Int32,
     ownership: DescriptorOwnership,
-    on queue: DispatchQueue? = nil,
     refill: ValueObservable<Void>? = nil,
-    maximumLineLength: Int = 1 << 20
+    maximumLineLength: Int = 1 << 20,
+    isolation: isolated any Actor = #isolation
   ) throws(FileDescriptorError) -> DescriptorObservable<String> {
     let length = max(1, maximumLineLength)
-    return try reading(fd, ownership: ownership, queue: queue, refill: refill, chunkSize: 4_096) {
-      LineDecoder(maximumLength: length)
-    }
+    return try reading(
+      fd, ownership: ownership, refill: refill, chunkSize: 4_096, isolation: isolation
+    ) { LineDecoder(maximumLength: length) }
   }
 
   /// A stream that delivers each time `fd` is readable, with Dispatch's estimate of the bytes
@@ -116,17 +116,19 @@ public enum FileDescriptors {
   ///
   /// You read the descriptor yourself in `next`; until you do, the stream keeps delivering. A
   /// pipe at end of file stays readable, so unsubscribe when your read returns 0. Regular files
-  /// are always readable.
+  /// are always readable. Delivered on the caller's actor (`isolation`); a repeat is sent once
+  /// the subscriber has received the report before it.
   ///
   /// - Throws: ``FileDescriptorError`` for a negative, closed, never-opened, directory or
   ///   write-only descriptor.
   public static func readable(
     _ fd: Int32,
     ownership: DescriptorOwnership,
-    on queue: DispatchQueue? = nil
+    isolation: isolated any Actor = #isolation
   ) throws(FileDescriptorError) -> DescriptorObservable<Int> {
     try validate(fd, direction: O_WRONLY, error: .notReadable(fd), allowDirectory: false)
-    return readiness(fd, ownership: ownership, queue: queue, events: Int16(POLLIN)) { fd, queue in
+    return readiness(fd, ownership: ownership, events: Int16(POLLIN), isolation: isolation) {
+      fd, queue in
       DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
     }
   }
@@ -134,17 +136,19 @@ public enum FileDescriptors {
   /// A stream that delivers each time `fd` can be written without blocking, with Dispatch's
   /// estimate of the buffer space available.
   ///
-  /// Unsubscribe when you have nothing more to write, or the stream keeps delivering.
+  /// Unsubscribe when you have nothing more to write, or the stream keeps delivering. Delivered
+  /// on the caller's actor (`isolation`); a repeat is sent once the subscriber has received the
+  /// report before it.
   ///
   /// - Throws: ``FileDescriptorError`` for a negative, closed, never-opened, directory or
   ///   read-only descriptor.
   public static func writable(
     _ fd: Int32,
     ownership: DescriptorOwnership,
-    on queue: DispatchQueue? = nil
+    isolation: isolated any Actor = #isolation
   ) throws(FileDescriptorError) -> DescriptorObservable<Int> {
     try validate(fd, direction: O_RDONLY, error: .notWritable(fd), allowDirectory: false)
-    return readiness(fd, ownership: ownership, queue: queue, events: Int16(POLLOUT)) {
+    return readiness(fd, ownership: ownership, events: Int16(POLLOUT), isolation: isolation) {
       fd, queue in
       DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
     }
@@ -166,30 +170,30 @@ public enum FileDescriptors {
   private static func reading<Decoder: ChunkDecoder>(
     _ fd: Int32,
     ownership: DescriptorOwnership,
-    queue: DispatchQueue?,
     refill: ValueObservable<Void>?,
     chunkSize: Int,
+    isolation: isolated any Actor,
     decoder: @escaping () -> Decoder
   ) throws(FileDescriptorError) -> DescriptorObservable<Decoder.Value> {
     try validate(fd, direction: O_WRONLY, error: .notReadable(fd), allowDirectory: false)
     let holder = DescriptorHolder(fd: fd, ownership: ownership)
     let isRegular = (try? System.status(fd).get()).map(System.isRegular) ?? false
     return DescriptorObservable { observer in
-      let delivery = DispatchQueue(label: "IndefiniteObservable.FileDescriptors", target: queue)
+      let queue = DispatchQueue(label: "IndefiniteObservable.FileDescriptors")
       let fd: Int32
       switch holder.acquire() {
       case .success(let duplicate): fd = duplicate
-      case .failure(let failure): return report(failure, to: observer, on: delivery)
+      case .failure(let failure): return report(failure, to: observer, isolation: isolation)
       }
       guard isRegular else {
         let reader = SourceReader(
           holder: holder, fd: fd, decoder: decoder(), chunkSize: chunkSize, observer: observer,
-          queue: delivery, target: queue)
+          queue: queue, isolation: isolation)
         return reader.disconnect
       }
       let reader = FileReader(
         holder: holder, fd: fd, decoder: decoder(), chunkSize: chunkSize, observer: observer,
-        queue: delivery, target: queue, following: refill != nil)
+        queue: queue, following: refill != nil, isolation: isolation)
       let refilling = refill?.subscribe { reader.refill() }
       return {
         refilling?.unsubscribe()
@@ -201,40 +205,34 @@ public enum FileDescriptors {
   private static func readiness(
     _ fd: Int32,
     ownership: DescriptorOwnership,
-    queue: DispatchQueue?,
     events: Int16,
+    isolation: isolated any Actor,
     makeSource: @escaping (Int32, DispatchQueue) -> any DispatchSourceProtocol
   ) -> DescriptorObservable<Int> {
     let holder = DescriptorHolder(fd: fd, ownership: ownership)
     return DescriptorObservable { observer in
-      let delivery = DispatchQueue(label: "IndefiniteObservable.FileDescriptors", target: queue)
       switch holder.acquire() {
       case .success(let fd):
         let watcher = ReadinessWatcher(
-          holder: holder, fd: fd, queue: delivery, target: queue, events: events,
-          makeSource: makeSource, observer: observer)
+          holder: holder, fd: fd,
+          queue: DispatchQueue(label: "IndefiniteObservable.FileDescriptors"),
+          events: events, makeSource: makeSource, observer: observer, isolation: isolation)
         return watcher.disconnect
       case .failure(let failure):
-        return report(failure, to: observer, on: delivery)
+        return report(failure, to: observer, isolation: isolation)
       }
     }
   }
 
-  /// Reports a subscription that could not start on its status channel, on the delivery queue.
+  /// Reports a subscription that could not start on its status channel, on the subscriber's
+  /// actor, after the subscription has been returned.
   private static func report<Value>(
     _ failure: FileDescriptorError,
     to observer: DescriptorObserver<Value>,
-    on queue: DispatchQueue
+    isolation: isolated any Actor
   ) -> Disconnect {
-    let report = UncheckedSendable { observer.status(.failed(failure)) }
-    queue.async { report.value() }
-    return noopDisconnect
+    let gate = ObserverGate<DescriptorStatus>(isolation: isolation, observer.status)
+    Task { gate.send(.failed(failure)) }
+    return { gate.close() }
   }
-}
-
-/// Carries a value that is not `Sendable` to one other queue, where it alone is used.
-struct UncheckedSendable<Value>: @unchecked Sendable {
-  // Guard: the value is handed over once and used only on the receiving queue.
-  let value: Value
-  init(_ value: Value) { self.value = value }
 }

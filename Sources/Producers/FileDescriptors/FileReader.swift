@@ -7,10 +7,11 @@ import Synchronization
 /// file no longer holds the bytes read before the position, see ``FileCheckpoint``).
 ///
 /// A regular file is always "readable" to Dispatch, so a read source would spin at end of file;
-/// this reader runs read passes on the delivery queue instead, and uses `pread` with its own
+/// this reader runs read passes on the queue instead, and uses `pread` with its own
 /// offset so it never moves the descriptor's offset. A pass is a series of turns of one chunk
-/// each, and between two turns the other work on the target queue runs
-/// (``DescriptorReader/continueAfterOthers(_:)``), so a long file does not hold the queue.
+/// each, and the next turn is asked for once the subscriber has received the values of the last
+/// (``DescriptorReader/deliver(_:then:)``), so a long file takes turns with the other work of
+/// the subscriber's actor and is never read ahead of it.
 ///
 /// A file whose size reads 0 in `stat` yet has a byte at its start is a `/proc` or `/sys`
 /// file, whose content is made anew at each read (`/proc/meminfo`, `/proc/uptime`): it has no
@@ -18,7 +19,7 @@ import Synchronization
 /// never taken for truncated; a refill reads whatever lies past the position.
 ///
 /// `decoder`, `checkpoint`, `isPassing`, `passAgain`, `lengthIsKnown`, `readSomething`,
-/// `reportedEnd` and `hasFailed` are used only by the passes, on the delivery queue (see
+/// `reportedEnd` and `hasFailed` are used only by the passes, on the queue (see
 /// ``DescriptorReader``); `pending` is atomic.
 final class FileReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>, @unchecked Sendable
 {
@@ -50,25 +51,25 @@ final class FileReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>, 
     chunkSize: Int,
     observer: DescriptorObserver<Decoder.Value>,
     queue: DispatchQueue,
-    target: DispatchQueue?,
-    following: Bool
+    following: Bool,
+    isolation: isolated any Actor
   ) {
     self.decoder = decoder
     self.chunkSize = chunkSize
     self.following = following
     let offset = System.offset(fd)
     self.checkpoint = FileCheckpoint.reading(fd, at: offset) ?? FileCheckpoint(offset: offset)
-    super.init(holder: holder, fd: fd, queue: queue, target: target, observer: observer)
+    super.init(holder: holder, fd: fd, queue: queue, observer: observer, isolation: isolation)
     refill()
   }
 
-  /// Asks for a read pass on the delivery queue; passes asked for while one is pending merge.
+  /// Asks for a read pass on the queue; passes asked for while one is pending merge.
   func refill() {
     guard !pending.exchange(true, ordering: .acquiringAndReleasing) else { return }
     queue.async(execute: startPass)
   }
 
-  /// Starts a read pass on the delivery queue, or once the pass under way has ended.
+  /// Starts a read pass on the queue, or once the pass under way has ended.
   @Sendable private func startPass() {
     pending.store(false, ordering: .releasing)
     guard !hasFailed, !isCancelled else { return }
@@ -98,11 +99,15 @@ final class FileReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>, 
     return true
   }
 
-  /// One turn of a pass, on the delivery queue: reads one chunk and delivers its values, then
+  /// One turn of a pass, on the queue: reads one chunk and delivers its values, then
   /// asks for the next turn; at the end of the file, ends the pass.
   @Sendable private func readTurn() {
     guard !isCancelled else { return }
-    let emit = { (value: Decoder.Value) -> Bool in self.deliver(value) }
+    var values: [Decoder.Value] = []
+    let emit = { (value: Decoder.Value) -> Bool in
+      values.append(value)
+      return true
+    }
     let result = withUnsafeTemporaryAllocation(byteCount: chunkSize, alignment: 1) {
       buffer -> Result<Int, Errno> in
       let result = System.read(fd, into: buffer, at: checkpoint.offset)
@@ -120,6 +125,7 @@ final class FileReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>, 
     case .success(0):
       isPassing = false
       if !following { decoder.flush(emit: emit) }
+      if !values.isEmpty { deliver(values) }
       if readSomething || !reportedEnd {
         reportedEnd = true
         report(.endOfFile)
@@ -129,7 +135,9 @@ final class FileReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>, 
         beginPass()
       }
     case .success:
-      continueAfterOthers(readTurn)
+      // A chunk that completed nothing (part of a long line) needs no delivery to wait for.
+      if values.isEmpty { return queue.async(execute: readTurn) }
+      deliver(values, then: onQueue(readTurn))
     case .failure(let errno):
       isPassing = false
       hasFailed = true

@@ -13,8 +13,9 @@ import IndefiniteObservable
 /// of file, failure or disconnect.
 ///
 /// Reading goes in turns. Each turn asks `poll` whether a read would block, reads one chunk if
-/// not, delivers its values, and asks for the next turn behind the other work on the target
-/// queue (``DescriptorReader/continueAfterOthers(_:)``). Turns start with the subscription and
+/// not, and hands its values to the subscriber's actor; the next turn is asked for once the
+/// subscriber has received them (``DescriptorReader/deliver(_:then:)``), so a busy actor is
+/// never read ahead of. Turns start with the subscription and
 /// go on while `poll` says ready; they stop at end of file (reported), at a failure (reported),
 /// or when the descriptor has nothing for now. Only then does a Dispatch read source watch the
 /// descriptor, made the first time it is needed, and start the turns again when data arrives;
@@ -34,7 +35,7 @@ import IndefiniteObservable
 /// it at end of file; the event handler is where the reader always cancelled it before).
 ///
 /// `decoder`, `source`, `isReading`, `isSuspended`, `isFinished` and `isEnding` are used only
-/// on the delivery queue (see ``DescriptorReader``).
+/// on the queue (see ``DescriptorReader``).
 final class SourceReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>,
   @unchecked Sendable
 {
@@ -60,23 +61,27 @@ final class SourceReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>
     chunkSize: Int,
     observer: DescriptorObserver<Decoder.Value>,
     queue: DispatchQueue,
-    target: DispatchQueue?
+    isolation: isolated any Actor
   ) {
     self.decoder = decoder
     self.chunkSize = chunkSize
-    super.init(holder: holder, fd: fd, queue: queue, target: target, observer: observer)
+    super.init(holder: holder, fd: fd, queue: queue, observer: observer, isolation: isolation)
     queue.async(execute: readTurn)
   }
 
-  /// One turn, on the delivery queue: reads one chunk, unless a read would block, and delivers
-  /// its values; then asks for the next turn. Dispatch on Linux signals new data only once, so
-  /// the turns go on until the descriptor has nothing more: bytes left behind would never be
-  /// announced again.
+  /// One turn, on the reader's queue: reads one chunk, unless a read would block, and hands its
+  /// values to the subscriber; the next turn follows their delivery. Dispatch on Linux signals
+  /// new data only once, so the turns go on until the descriptor has nothing more: bytes left
+  /// behind would never be announced again.
   @Sendable private func readTurn() {
     guard !isFinished, !isEnding else { return }
     guard !isCancelled else { return end() }
     guard System.isReady(fd, for: Int16(POLLIN)) else { return waitForData() }
-    let emit = { (value: Decoder.Value) -> Bool in self.deliver(value) }
+    var values: [Decoder.Value] = []
+    let emit = { (value: Decoder.Value) -> Bool in
+      values.append(value)
+      return true
+    }
     let result = withUnsafeTemporaryAllocation(byteCount: chunkSize, alignment: 1) { buffer in
       System.read(fd, into: buffer).map { count in
         let chunk = UnsafeRawBufferPointer(rebasing: buffer[..<count])
@@ -87,10 +92,13 @@ final class SourceReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>
     switch result {
     case .success(0):
       decoder.flush(emit: emit)
+      if !values.isEmpty { deliver(values) }
       report(.endOfFile)
       finishReading()
     case .success:
-      continueAfterOthers(readTurn)
+      // A chunk that completed nothing (part of a long line) needs no delivery to wait for.
+      if values.isEmpty { return queue.async(execute: readTurn) }
+      deliver(values, then: onQueue(readTurn))
     case .failure(let errno) where errno.rawValue == EAGAIN || errno.rawValue == EWOULDBLOCK:
       waitForData()
     case .failure(let errno):
@@ -120,7 +128,7 @@ final class SourceReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>
     LiveResources.opened(.dispatchSources)
   }
 
-  /// Runs when Dispatch says the descriptor is readable, on the delivery queue; after end of
+  /// Runs when Dispatch says the descriptor is readable, on the queue; after end of
   /// file, that is the hang-up, and the source is cancelled.
   @Sendable private func dataArrived() {
     guard let source, !isEnding else { return }
@@ -149,7 +157,7 @@ final class SourceReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>
     }
   }
 
-  /// Ends the reader, on the delivery queue: cancels the source, whose cancel handler releases
+  /// Ends the reader, on the queue: cancels the source, whose cancel handler releases
   /// the reader once Dispatch has let go of the descriptor, or, without a source, releases it
   /// now. Runs once.
   @Sendable private func end() {
@@ -164,7 +172,7 @@ final class SourceReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>
     }
   }
 
-  /// Runs once after the source was cancelled, on the delivery queue: Dispatch no longer
+  /// Runs once after the source was cancelled, on the queue: Dispatch no longer
   /// watches the duplicate, so it can be closed.
   @Sendable private func sourceCancelled() {
     source = nil
@@ -172,7 +180,7 @@ final class SourceReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>
     release()
   }
 
-  /// Ends the reader on the delivery queue, after the turn in progress, if any.
+  /// Ends the reader on the queue, after the turn in progress, if any.
   override func stop() {
     queue.async(execute: end)
   }

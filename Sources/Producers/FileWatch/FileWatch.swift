@@ -16,9 +16,12 @@ import Multicast
 ///   ``FileWatchError``: a missing path, a path that cannot be read, a bad descriptor, or a
 ///   system out of watches. The stream's subscriptions share that one watch, and each receives
 ///   every change seen while it is subscribed, in the order the system reported them.
-/// - Threading: changes are delivered on `queue`, or on a private serial queue when nil; one at
-///   a time, in order. Subscribe and unsubscribe from any thread; once `unsubscribe()` returns,
-///   that subscription receives nothing more.
+/// - Threading: a stream is made on an actor (the main actor in top-level code and in
+///   `@MainActor` types), and changes are delivered on that actor, one at a time, in order; the
+///   watch reads and translates the system's events on a private serial queue. Code that is not
+///   isolated to an actor cannot make a stream. The stream is not `Sendable`: subscribe and
+///   unsubscribe on that actor; once `unsubscribe()` returns, that subscription receives
+///   nothing more.
 /// - Lifetime: the watch (its descriptor and its system watches) lives as long as the stream or
 ///   any of its subscriptions, and is released when the last of them is gone.
 public enum FileWatch {
@@ -33,10 +36,13 @@ public enum FileWatch {
   /// - Throws: ``FileWatchError/notFound(_:)`` when nothing exists at `path`,
   ///   ``FileWatchError/notAccessible(_:_:)`` when it cannot be read, and
   ///   ``FileWatchError/watchFailed(_:)`` when the system has no watch to give.
+  /// - Parameters:
+  ///   - path: The path to watch.
+  ///   - isolation: The actor changes are delivered on: the caller's, which the compiler passes.
   public static func changes(
-    at path: String, on queue: DispatchQueue? = nil
+    at path: String, isolation: isolated any Actor = #isolation
   ) throws(FileWatchError) -> ValueObservable<FileChange> {
-    try stream(FileWatcher(path: path, queue: queue ?? privateQueue()))
+    try stream(FileWatcher(path: path, queue: privateQueue()), isolation: isolation)
   }
 
   /// A stream of the changes to the file open as `fd`, wherever it is moved and even after it
@@ -47,31 +53,36 @@ public enum FileWatch {
   ///
   /// - Throws: ``FileWatchError/descriptor(_:)`` for a negative or closed descriptor and
   ///   ``FileWatchError/watchFailed(_:)`` when the system has no watch to give.
+  /// - Parameters:
+  ///   - fd: The open descriptor of the file to watch.
+  ///   - isolation: The actor changes are delivered on: the caller's, which the compiler passes.
   public static func changes(
-    of fd: Int32, on queue: DispatchQueue? = nil
+    of fd: Int32, isolation: isolated any Actor = #isolation
   ) throws(FileWatchError) -> ValueObservable<FileChange> {
     guard fd >= 0 else { throw .descriptor(.negative(fd)) }
     guard System.isOpen(fd) else { throw .descriptor(.notOpen(fd)) }
-    return try stream(FileWatcher(descriptor: fd, queue: queue ?? privateQueue()))
+    return try stream(FileWatcher(descriptor: fd, queue: privateQueue()), isolation: isolation)
   }
 
   private static func privateQueue() -> DispatchQueue {
     DispatchQueue(label: "IndefiniteObservable.FileWatch")
   }
 
-  /// The emitter through which a watch's changes fan out to its subscriptions, on the watch's
-  /// serial queue; a watch may have any number of subscribers.
-  static func makeFanOut() -> Emitter<FileChange> {
-    let changes = Emitter<FileChange>()
+  /// The emitter through which a watch's changes fan out to its subscriptions, sent on the
+  /// watch's serial queue; a watch may have any number of subscribers. It keeps no last value.
+  static func makeFanOut() -> SharedEmitter<FileChange> {
+    let changes = SharedEmitter<FileChange>(keepsLastValue: false)
     changes.maxSubscribers = .max
     return changes
   }
 
-  /// The stream of a watch: each subscription is a subscription to the watch's emitter, and
-  /// keeps the watch alive until it ends.
-  private static func stream(_ watcher: FileWatcher) -> ValueObservable<FileChange> {
+  /// The stream of a watch: each subscription is a subscription to the watch's emitter, bound
+  /// to `isolation`, and keeps the watch alive until it ends.
+  private static func stream(
+    _ watcher: FileWatcher, isolation: isolated any Actor
+  ) -> ValueObservable<FileChange> {
     ValueObservable { observer in
-      let subscription = watcher.changes.subscribe(observer.next)
+      let subscription = watcher.changes.subscribe(isolation: isolation, observer.next)
       return {
         subscription.unsubscribe()
         withExtendedLifetime(watcher) {}

@@ -11,7 +11,7 @@
 
   /// The system watch behind a ``FileWatch`` stream, on Linux: watches in the process's one
   /// inotify instance (see ``Inotify``), whose events are translated on the watch's own serial
-  /// queue and fan out to the stream's subscriptions through an `Emitter`.
+  /// queue and fan out to the stream's subscriptions through a `SharedEmitter`.
   ///
   /// Everything is released synchronously when the watcher is: its subscription to the
   /// instance's events, its inotify watches, and (for a descriptor watch) its duplicate of the
@@ -89,7 +89,7 @@
     private static func translate(
       _ inotify: Inotify,
       with translator: any InotifyTranslator,
-      to changes: Emitter<FileChange>,
+      to changes: SharedEmitter<FileChange>,
       on queue: DispatchQueue
     ) -> Subscription {
       let delivery = DispatchQueue(label: "IndefiniteObservable.FileWatch.delivery", target: queue)
@@ -117,7 +117,7 @@
   /// Events fan out to the watches through ``events``; each watch picks out its own.
   final class Inotify: Sendable {
     /// The events of every watch, as read: one batch per read, in order.
-    let events: Emitter<[InotifyEvent]>
+    let events: SharedEmitter<[InotifyEvent]>
     private let fd: Int32
     private let channel: ProcessChannel
     // How many watches use each watch descriptor of the instance.
@@ -139,7 +139,7 @@
 
     private init(fd: Int32) {
       self.fd = fd
-      let events = Emitter<[InotifyEvent]>()
+      let events = SharedEmitter<[InotifyEvent]>(keepsLastValue: false)
       events.maxSubscribers = .max
       self.events = events
       channel = ProcessChannel(fd: fd, label: "IndefiniteObservable.FileWatch") { bytes in

@@ -11,27 +11,62 @@ import Multicast
 ///   .subscribe { print($0) }
 /// ```
 ///
+/// - What is delivered: `Notification` is not `Sendable` (its `object` and `userInfo` are any
+///   values), so it never leaves the posting thread. ``named(_:object:center:isolation:)``
+///   delivers the notification's name; ``named(_:object:center:isolation:_:)`` delivers what
+///   its `@Sendable` transform takes out of each notification, on the posting thread.
+/// - Threading: a stream is made on an actor (the main actor in top-level code and in
+///   `@MainActor` types), and its values are delivered on that actor. A notification posted on
+///   the main thread to a main-actor stream is delivered before `post` returns; one posted on
+///   another thread (or to a stream of another actor) is delivered after a hop, in the order
+///   posted. Code that is not isolated to an actor cannot make a stream.
 /// - Each subscription adds one block observer to the center and `unsubscribe()` removes it.
-/// - Threading: a notification is delivered synchronously on the thread that posts it, before
-///   `post` returns, as NotificationCenter does with no queue. `Notification` is not `Sendable`:
-///   map it to the values you need (on the posting thread) before sending them elsewhere, for
-///   example with `ValueObservable`'s `values` or `subscribeOnMainActor(_:)`.
-/// - Unsubscribe: from any thread; once it returns, no delivery begins, even when a post is in
-///   progress on another thread (a delivery already begun may finish).
+///   Unsubscribe on the stream's actor (the stream is not `Sendable`); once it returns, nothing
+///   more is delivered, even when a post is in progress on another thread.
 /// - Lifetime: the stream keeps the center; it keeps `object` weakly. When `object` is
 ///   deallocated, subscriptions receive nothing more (a new object at the same address does not
 ///   match) and new subscriptions receive nothing.
 public enum Notifications {
-  /// A stream of the notifications named `name`, posted by `object` only when it is given.
+  /// A stream of the names of the notifications named `name`, posted by `object` only when it
+  /// is given: one value each time such a notification is posted.
   ///
   /// - Parameters:
   ///   - name: The notification name.
   ///   - object: Only notifications whose `object` is this instance are delivered; nil delivers
   ///     every sender's. Kept weakly.
   ///   - center: The center to observe; `.default` unless given.
+  ///   - isolation: The actor values are delivered on: the caller's, which the compiler passes.
   public static func named(
-    _ name: Notification.Name, object: AnyObject? = nil, center: NotificationCenter = .default
-  ) -> ValueObservable<Notification> {
+    _ name: Notification.Name,
+    object: AnyObject? = nil,
+    center: NotificationCenter = .default,
+    isolation: isolated any Actor = #isolation
+  ) -> ValueObservable<Notification.Name> {
+    named(name, object: object, center: center, isolation: isolation) { $0.name }
+  }
+
+  /// A stream of what `transform` takes out of the notifications named `name`, posted by
+  /// `object` only when it is given.
+  ///
+  /// ```swift
+  /// let sizes = Notifications.named(.downloadFinished) { $0.userInfo?["bytes"] as? Int }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - name: The notification name.
+  ///   - object: Only notifications whose `object` is this instance are delivered; nil delivers
+  ///     every sender's. Kept weakly.
+  ///   - center: The center to observe; `.default` unless given.
+  ///   - isolation: The actor values are delivered on: the caller's, which the compiler passes.
+  ///   - transform: Runs on the posting thread, before `post` returns; returns the value to
+  ///     deliver, or nil to deliver nothing for this notification.
+  public static func named<Value: Sendable>(
+    _ name: Notification.Name,
+    object: AnyObject? = nil,
+    center: NotificationCenter = .default,
+    isolation: isolated any Actor = #isolation,
+    _ transform: @escaping @Sendable (Notification) -> Value?
+  ) -> ValueObservable<Value> {
     let filter = WeakObject(object)
     return ValueObservable { observer in
       let sender: AnyObject?
@@ -41,12 +76,13 @@ public enum Notifications {
       } else {
         sender = nil
       }
-      let delivery = NotificationDelivery(observer.next, object: sender)
+      let gate = ObserverGate(isolation: isolation, observer.next)
+      let delivery = NotificationDelivery(gate, object: sender, transform: transform)
       let token = center.addObserver(forName: name, object: sender, queue: nil) { notification in
         delivery.receive(notification)
       }
       return {
-        delivery.cancel()
+        gate.close()
         center.removeObserver(token)
       }
     }
@@ -66,15 +102,20 @@ private struct WeakObject {
 
 /// One subscription's side of a block observer.
 ///
-/// `@unchecked Sendable`: `next` is an `ObserverGate` (thread-safe by itself); `object` is a
-/// weak reference assigned only in `init` and only compared by identity.
-private final class NotificationDelivery: @unchecked Sendable {
-  private let next: ObserverGate<Notification>
+/// `@unchecked Sendable`: `gate` is an `ObserverGate` and `transform` is `@Sendable`; `object`
+/// is a weak reference assigned only in `init` and only compared by identity.
+private final class NotificationDelivery<Value: Sendable>: @unchecked Sendable {
+  private let gate: ObserverGate<Value>
+  private let transform: @Sendable (Notification) -> Value?
   private let filters: Bool
   private weak var object: AnyObject?
 
-  init(_ next: @escaping (Notification) -> Void, object: AnyObject?) {
-    self.next = ObserverGate(next)
+  init(
+    _ gate: ObserverGate<Value>, object: AnyObject?,
+    transform: @escaping @Sendable (Notification) -> Value?
+  ) {
+    self.gate = gate
+    self.transform = transform
     self.filters = object != nil
     self.object = object
   }
@@ -87,10 +128,12 @@ private final class NotificationDelivery: @unchecked Sendable {
         return
       }
     }
-    next.send(notification)
-  }
-
-  func cancel() {
-    next.close()
+    guard !gate.isClosed, let value = transform(notification) else { return }
+    if Thread.isMainThread {
+      // Posted on the main actor: a main-actor gate delivers at once, any other hops.
+      MainActor.assumeIsolated { _ = gate.send(value) }
+    } else {
+      gate.send(value)
+    }
   }
 }

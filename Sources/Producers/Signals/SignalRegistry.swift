@@ -16,13 +16,13 @@ import Multicast
 ///
 /// The handler only writes a signal's number to the pipe; everything else happens here, outside
 /// signal context. The pipe is read on one serial queue, which sends each signal to
-/// ``deliveries``; each subscription receives it there on a delivery queue of its own.
+/// ``deliveries``; each subscription receives it on its own actor.
 final class SignalRegistry: Sendable {
   /// The registry of this process.
   static let shared = SignalRegistry()
 
   /// Every signal handled, in the order they arrived.
-  let deliveries: Emitter<UnixSignal>
+  let deliveries: SharedEmitter<UnixSignal>
 
   /// A signal whose handler is ours: how many subscriptions want it, and what it replaced.
   private struct Installation {
@@ -38,7 +38,7 @@ final class SignalRegistry: Sendable {
   >((nil, [:]))
 
   private init() {
-    deliveries = Emitter()
+    deliveries = SharedEmitter(keepsLastValue: false)
     deliveries.maxSubscribers = .max
   }
 
@@ -64,17 +64,19 @@ final class SignalRegistry: Sendable {
     }
   }
 
-  /// Subscribes `next` to the deliveries of `signals`, on `queue`, installing the handler of
+  /// Subscribes `next` to the deliveries of `signals`, on `isolation`, installing the handler of
   /// each signal that had none.
   ///
   /// Deliveries already in the pipe go to the earlier subscribers first, so a new subscription
   /// does not receive a signal that was handled before it subscribed. Once this returns, a
   /// signal sent to the process reaches the subscriber.
   func subscribe(
-    to signals: Set<Int32>, on queue: DispatchQueue, _ next: @escaping (UnixSignal) -> Void
+    to signals: Set<Int32>,
+    isolation: isolated any Actor,
+    _ next: @escaping (UnixSignal) -> Void
   ) -> Disconnect {
     state.withLock { $0.channel }?.drainNow()
-    let subscription = deliveries.subscribe(on: queue) { signal in
+    let subscription = deliveries.subscribe(isolation: isolation) { signal in
       if signals.contains(signal.rawValue) { next(signal) }
     }
     install(signals)

@@ -18,14 +18,16 @@ import Multicast
 ///   another handler, which is not chained) is suspended. When the last one unsubscribes, the
 ///   previous disposition is back exactly (handler, mask and flags), and a signal sent while
 ///   nobody subscribes meets it: the default action kills the process, as before.
-/// - Delivery queue: each subscription receives its signals on a private serial queue of its own,
-///   which targets `queue` when given, so deliveries of one subscription never overlap. Every
-///   run of the handler is one delivery, in the order the signals arrived; nothing is merged
-///   when a queue is busy (the deliveries wait in line). The system itself merges a standard
-///   signal sent again while it is still pending (not yet handled), as it does for any handler.
-/// - Unsubscribe from any thread. Called on the delivery queue, nothing more is delivered to
-///   that subscription after it returns; from another thread, a delivery already running may
-///   finish. A subscription does not receive signals handled before it subscribed.
+/// - Threading: a stream is made on an actor (the main actor in top-level code and in
+///   `@MainActor` types), and each subscription receives its signals on that actor, one at a
+///   time; the self-pipe is read on a private serial queue. Code that is not isolated to an
+///   actor cannot make a stream. Every run of the handler is one delivery, in the order the
+///   signals arrived; nothing is merged when the actor is busy (the deliveries wait in line).
+///   The system itself merges a standard signal sent again while it is still pending (not yet
+///   handled), as it does for any handler.
+/// - Unsubscribe on the actor that made the stream (the stream is not `Sendable`); nothing more
+///   is delivered to that subscription after it returns. A subscription does not receive
+///   signals handled before it subscribed.
 /// - Lifetime: dropping a subscription does not unsubscribe (subscriptions are
 ///   attach-and-forget), and the handler stays installed until `unsubscribe()`. The first stream
 ///   made in a process creates a self-pipe (two close-on-exec descriptors) and a Dispatch read
@@ -45,23 +47,22 @@ public enum Signals {
   ///
   /// - Parameters:
   ///   - signals: The signals to receive; duplicates are ignored.
-  ///   - queue: Where deliveries run: a private serial queue per subscription, targeting `queue`
-  ///     when given.
+  ///   - isolation: The actor deliveries run on: the caller's, which the compiler passes.
   /// - Throws: ``SignalError`` for a signal that cannot be caught or does not exist, for an
   ///   empty list, and when the process has no descriptor left for the signal pipe.
   public static func deliveries(
-    of signals: UnixSignal..., on queue: DispatchQueue? = nil
+    of signals: UnixSignal..., isolation: isolated any Actor = #isolation
   ) throws(SignalError) -> ValueObservable<UnixSignal> {
-    try deliveries(of: signals, on: queue)
+    try deliveries(of: signals, isolation: isolation)
   }
 
   /// A stream of the deliveries of `signals` to this process, for a list built at run time; the
-  /// same as the variadic form.
+  /// same as the variadic form, delivered on the caller's actor (`isolation`).
   ///
   /// - Throws: ``SignalError`` for a signal that cannot be caught or does not exist, for an
   ///   empty list, and when the process has no descriptor left for the signal pipe.
   public static func deliveries(
-    of signals: [UnixSignal], on queue: DispatchQueue? = nil
+    of signals: [UnixSignal], isolation: isolated any Actor = #isolation
   ) throws(SignalError) -> ValueObservable<UnixSignal> {
     guard !signals.isEmpty else { throw .noSignals }
     for signal in signals { try validate(signal) }
@@ -69,8 +70,7 @@ public enum Signals {
     try registry.prepare()
     let numbers = Set(signals.map(\.rawValue))
     return ValueObservable { observer in
-      let delivery = DispatchQueue(label: "IndefiniteObservable.Signals.delivery", target: queue)
-      return registry.subscribe(to: numbers, on: delivery, observer.next)
+      registry.subscribe(to: numbers, isolation: isolation, observer.next)
     }
   }
 

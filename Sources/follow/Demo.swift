@@ -9,8 +9,8 @@ import Producers
 /// old file for a moment, then opens a new one), while a ``Follower`` follows the log's path.
 /// At the end it checks that every line arrived once and in order, and says so.
 ///
-/// Confined to the follow queue, where its timer and the follower deliver.
-final class Demo {
+/// On the main actor, where its timer and the follower deliver.
+@MainActor final class Demo {
   private static let lineCount = 16
   private static let renameAt = 7
   private static let reopenAt = 10
@@ -24,7 +24,7 @@ final class Demo {
   private var written = 0
   private var received: [String] = []
 
-  init(options: Options, queue: DispatchQueue) throws {
+  init(options: Options) throws {
     directory = NSTemporaryDirectory() + "follow-demo-\(getpid())"
     path = directory + "/app.log"
     try FileManager.default.createDirectory(
@@ -36,7 +36,7 @@ final class Demo {
     let wait = demoOptions.rotateWait
     Output.note(
       "demo: following \(path) while a writer appends \(Self.lineCount) lines and rotates it")
-    let follower = Follower(options: demoOptions, queue: queue) { [unowned self] _, line in
+    let follower = Follower(options: demoOptions) { [unowned self] _, line in
       self.received.append(line)
       Output.line(line)
     } onStop: { [unowned self] _ in
@@ -44,12 +44,12 @@ final class Demo {
     }
     self.follower = follower
     try follower.start()
-    writing = try Timers.every(.milliseconds(150), on: queue).subscribe { [unowned self] tick in
+    writing = try Timers.every(.milliseconds(150)).subscribe { [unowned self] tick in
       self.write(tick.index)
       guard tick.index >= Self.lineCount else { return }
       self.writing?.unsubscribe()
       // Give the old file time to be closed as quiet, then stop.
-      self.stopping = try? Timers.after(wait + .milliseconds(500), on: queue).subscribe { _ in
+      self.stopping = try? Timers.after(wait + .milliseconds(500)).subscribe { _ in
         self.follower?.stop(because: "the end of the demo")
       }
     }

@@ -59,13 +59,12 @@ struct FollowError: Error, CustomStringConvertible {
 /// ``partialLineWait``, and when the tail stops; when the rest of that line arrives, it is
 /// printed as a line of its own, and an empty rest (just the newline) is not printed at all.
 ///
-/// Confined to the follow queue: it is made, used and stopped there, and its streams deliver
-/// there.
-final class FileTail {
+/// On the main actor: it is made, used and stopped there, and its streams deliver there.
+@MainActor final class FileTail {
   /// How long a file must be quiet before its unfinished last line is printed.
   static let partialLineWait: Duration = .seconds(1)
 
-  /// What a tail tells its owner, on the queue.
+  /// What a tail tells its owner, on the main actor.
   struct Events {
     /// Each line, to be printed.
     var line: (String) -> Void
@@ -84,7 +83,6 @@ final class FileTail {
   let identity: FileIdentity
   private let fd: Int32
   private let isRegular: Bool
-  private let queue: DispatchQueue
   private let events: Events
   private var splitter = LineSplitter()
   /// Where the bytes received so far end; the printed position is this minus what waits in
@@ -110,7 +108,6 @@ final class FileTail {
     isRegular: Bool,
     at checkpoint: FileCheckpoint,
     midLine: Bool = false,
-    queue: DispatchQueue,
     events: Events
   ) {
     self.fd = fd
@@ -118,7 +115,6 @@ final class FileTail {
     self.isRegular = isRegular
     self.received = checkpoint
     self.endedMidLine = midLine
-    self.queue = queue
     self.events = events
   }
 
@@ -133,12 +129,12 @@ final class FileTail {
       var refill: ValueObservable<Void>? = nil
       var changes: ValueObservable<FileChange>? = nil
       if isRegular {
-        let watch = try FileWatch.changes(of: fd, on: queue)
+        let watch = try FileWatch.changes(of: fd)
         changes = watch
         refill = watch.filter { $0 == .modified }.map { _ in () }
       }
       let bytes = try FileDescriptors.bytes(
-        of: fd, ownership: .streamCloses, on: queue, refill: refill)
+        of: fd, ownership: .streamCloses, refill: refill)
       // Subscribe to the bytes first: the descriptor is theirs, and the watch only borrows it.
       reading = bytes.subscribe(
         next: { [unowned self] chunk in self.received(chunk) },
@@ -172,7 +168,7 @@ final class FileTail {
     partialTimer?.unsubscribe()
     partialTimer = nil
     if splitter.unfinishedByteCount > 0 {
-      partialTimer = try? Timers.after(Self.partialLineWait, on: queue).subscribe {
+      partialTimer = try? Timers.after(Self.partialLineWait).subscribe {
         [unowned self] _ in
         self.printUnfinishedLine()
       }

@@ -13,8 +13,8 @@ import Producers
 /// reading once the one started before it has read to its end, so that after a restart the
 /// rest of a rotated-away file is printed before the new file at the path.
 ///
-/// Confined to the follow queue: every stream it subscribes to delivers there.
-final class FollowedPath {
+/// On the main actor: every stream it subscribes to delivers there.
+@MainActor final class FollowedPath {
   /// Where to start reading the file at the path.
   enum Start {
     /// At the end, less the last `lines` lines.
@@ -30,7 +30,6 @@ final class FollowedPath {
   /// Lines printed from this path's files, old and new together.
   private(set) var lineCount = 0
 
-  private let queue: DispatchQueue
   private let rotateWait: Duration
   private let print: (String) -> Void
   private var watching: Subscription?
@@ -50,17 +49,15 @@ final class FollowedPath {
 
   /// Starts following `path`.
   ///
-  /// - Parameter print: Receives each line of the path's files, on `queue`.
+  /// - Parameter print: Receives each line of the path's files, on the main actor.
   init(
     path: String,
     start: Start,
     rotateWait: Duration,
-    queue: DispatchQueue,
     print: @escaping (String) -> Void
   ) throws(FollowError) {
     self.path = path
     self.absolutePath = Self.absolute(path)
-    self.queue = queue
     self.rotateWait = rotateWait
     self.print = print
     if case let info? = FileIdentity.status(path: path), info.isDirectory {
@@ -68,7 +65,7 @@ final class FollowedPath {
     }
     let changes: ValueObservable<FileChange>
     do {
-      changes = try FileWatch.changes(at: path, on: queue)
+      changes = try FileWatch.changes(at: path)
     } catch {
       throw FollowError(description: "\(error)")
     }
@@ -178,7 +175,7 @@ final class FollowedPath {
     let box = FileTailBox()
     let tail = FileTail(
       descriptor: fd, identity: identity, isRegular: info.isRegular, at: checkpoint,
-      midLine: midLine, queue: queue,
+      midLine: midLine,
       events: FileTail.Events(
         line: { [unowned self] line in
           self.lineCount += 1
@@ -308,7 +305,7 @@ final class FollowedPath {
   /// Closes `file` once it has been quiet for `rotateWait` and has been read to its end,
   /// checking again when it has not.
   private func scheduleCheck(_ file: Retiring, after delay: Duration) {
-    file.timer = try? Timers.after(delay, on: queue).subscribe { [unowned self, unowned file] _ in
+    file.timer = try? Timers.after(delay).subscribe { [unowned self, unowned file] _ in
       let quiet = ContinuousClock.now - file.lastActivity
       let reading = file.tail === self.starting || self.waiting.contains { $0 === file.tail }
       if quiet >= self.rotateWait && !reading {

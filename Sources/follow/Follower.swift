@@ -6,16 +6,15 @@ import Producers
 
 /// The whole of `follow`: a ``FollowedPath`` per file (a ``FileTail`` for standard input), a
 /// heartbeat timer, the state file and its timer, and the signals that reload (SIGHUP) and stop
-/// it (SIGINT, SIGTERM), all delivering on one serial queue.
+/// it (SIGINT, SIGTERM), all delivering on the main actor.
 ///
-/// Confined to its queue: it is started there (``start()``) and every stream it subscribes to
-/// delivers there.
-final class Follower {
+/// On the main actor: it is started there (``start()``) and every stream it subscribes to
+/// delivers there, while the reading, watching and timing happen on the producers' own queues.
+@MainActor final class Follower {
   /// How often the state file is written while lines flow.
   static let stateInterval: Duration = .seconds(1)
 
   private let options: Options
-  private let queue: DispatchQueue
   private var paths: [FollowedPath] = []
   private var input: FileTail?
   private var inputLineCount = 0
@@ -36,16 +35,14 @@ final class Follower {
   /// - Parameters:
   ///   - output: Receives each line with the label of its input (the path as given); prints
   ///     it by default.
-  ///   - onStop: Called on the queue once the follower stopped, after its summary, with the
+  ///   - onStop: Called on the main actor once the follower stopped, after its summary, with the
   ///     exit status: 0, or 1 when the state file could not be written at the end.
   init(
     options: Options,
-    queue: DispatchQueue,
     output: ((_ label: String, _ line: String) -> Void)? = nil,
     onStop: @escaping (_ status: Int32) -> Void
   ) {
     self.options = options
-    self.queue = queue
     let labelled = options.paths.count > 1
     self.output = output ?? { label, line in Output.line(labelled ? "\(label): \(line)" : line) }
     self.onStop = onStop
@@ -63,7 +60,7 @@ final class Follower {
         }
         let start = startingPoint(of: path, in: resumed)
         let followed = try FollowedPath(
-          path: path, start: start, rotateWait: options.rotateWait, queue: queue
+          path: path, start: start, rotateWait: options.rotateWait
         ) { [unowned self] line in
           self.sawLineSinceTick = true
           self.output(path, line)
@@ -76,7 +73,7 @@ final class Follower {
     }
     if let heartbeat = options.heartbeat {
       subscriptions.append(
-        try Timers.every(heartbeat, on: queue).subscribe { [unowned self] _ in
+        try Timers.every(heartbeat).subscribe { [unowned self] _ in
           if !self.sawLineSinceTick {
             Output.note("idle: no line for \(Options.text(of: heartbeat))")
           }
@@ -86,17 +83,17 @@ final class Follower {
     if options.statePath != nil {
       saveState()
       subscriptions.append(
-        try Timers.every(Self.stateInterval, on: queue).subscribe { [unowned self] _ in
+        try Timers.every(Self.stateInterval).subscribe { [unowned self] _ in
           self.saveState()
         })
     }
     subscriptions.append(
-      try Signals.deliveries(of: .hangup, on: queue).subscribe { [unowned self] _ in
+      try Signals.deliveries(of: .hangup).subscribe { [unowned self] _ in
         Output.note("SIGHUP: reopening")
         for path in self.paths { path.reopen() }
       })
     subscriptions.append(
-      try Signals.deliveries(of: .interrupt, .terminate, on: queue).subscribe {
+      try Signals.deliveries(of: .interrupt, .terminate).subscribe {
         [unowned self] signal in
         self.stop(because: "\(signal)")
       })
@@ -155,7 +152,6 @@ final class Follower {
     }
     let tail = FileTail(
       descriptor: fd, identity: FileIdentity(info), isRegular: info.isRegular, at: checkpoint,
-      queue: queue,
       events: FileTail.Events(
         line: { [unowned self] line in
           self.inputLineCount += 1
@@ -175,7 +171,7 @@ final class Follower {
       return
     }
     // Out of the delivery in progress: stopping unsubscribes the stream delivering it.
-    ending = try? Timers.after(.zero, on: queue).subscribe { [unowned self] _ in
+    ending = try? Timers.after(.zero).subscribe { [unowned self] _ in
       self.stop(because: "the end of \(Self.standardInputLabel)")
     }
   }

@@ -5,8 +5,8 @@
 #endif
 
 // follow: prints the lines appended to files as they arrive, across log rotation; see
-// Options.usage. The program's logic lives in nonisolated types: this top-level code only
-// parses the command line and hands over.
+// Options.usage. This top-level code, on the main actor, parses the command line and hands over
+// to the program's main-actor types, whose streams all deliver on the main actor.
 do {
   let options = try Options(parsing: Array(CommandLine.arguments.dropFirst()))
   if options.help {

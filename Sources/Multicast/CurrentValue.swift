@@ -1,7 +1,7 @@
 import Dispatch
 import IndefiniteObservable
 
-/// A value that can be read and written from any thread, and observed: each subscription
+/// A value that can be read, written and observed: each subscription
 /// receives the current value at once, then every change.
 ///
 /// ```swift

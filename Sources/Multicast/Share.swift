@@ -32,18 +32,12 @@ extension ValueObservable {
   ///
   /// Call `share()` once and hand out its result: each call makes a shared stream of its own.
   ///
-  /// - Threading: subscribing and unsubscribing are safe from any thread, at once; the share
-  ///   counts its subscribers in a lock, and calls nothing while holding it. This stream's
-  ///   connect and disconnect therefore run on whichever thread subscribes first or unsubscribes
-  ///   last, which this stream must allow (the sources of this package do). Values reach the
-  ///   subscribers synchronously on the thread this stream delivers them on, in the order they
-  ///   subscribed, as an `Emitter`'s subscribers receive them, with the same re-entrancy and
-  ///   unsubscribe guarantees: a subscriber may subscribe and unsubscribe from its callback, and
-  ///   once `unsubscribe()` returns, no delivery to it begins. A subscriber that joins on another
-  ///   thread while the first is still connecting is subscribed at once and receives the values
-  ///   sent once the connection is made. If the last subscriber leaves on one thread while a new
-  ///   first one arrives on another, the old connection may still be disconnecting while the new
-  ///   one connects; no value of the old connection reaches the new subscribers.
+  /// - Threading: like every stream, a shared stream lives in one isolation (it is not
+  ///   `Sendable`): its subscribers, its connect and its disconnect run there. Values reach the
+  ///   subscribers synchronously, in the order they subscribed, as an `Emitter`'s subscribers
+  ///   receive them, with the same re-entrancy and unsubscribe guarantees: a subscriber may
+  ///   subscribe and unsubscribe from its callback, and once `unsubscribe()` returns, no
+  ///   delivery to it begins.
   /// - Lifetime: the shared stream keeps this stream alive. While connected, this stream's source
   ///   keeps the connection's emitter and with it the subscribers' closures, until they
   ///   unsubscribe. There is no limit on the number of subscribers.
@@ -78,10 +72,10 @@ private final class SharedConnection<T>: @unchecked Sendable {
   /// One connection of the upstream: the emitter that fans its values out, and the upstream's
   /// subscription once it has been made.
   ///
-  /// `@unchecked Sendable`: `emitter` is an `Emitter`, safe from any thread whatever its `T`
-  /// (it is `Sendable` only when `T` is, because values sent into it on one thread reach
-  /// subscribers there; here it only ever receives the upstream's values on the upstream's own
-  /// threads). `upstream` is a `LockedState`.
+  /// `@unchecked Sendable`: it lives in the share's `LockedState`, which requires it. It is only
+  /// ever used in the isolation of the shared stream, which is not `Sendable`: `emitter` (an
+  /// `Emitter`, itself not `Sendable`) receives the upstream's values there and delivers them
+  /// there; `upstream` is a `LockedState`.
   private final class Connection: @unchecked Sendable {
     let emitter = Emitter<T>()
     let upstream = LockedState<Subscription?>(nil)

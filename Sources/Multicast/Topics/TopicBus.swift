@@ -72,8 +72,8 @@ public final class TopicBus: Sendable {
   ///
   /// Every subscriber of `topic` present when the publish begins, whose sender filter matches,
   /// whose owner is alive and that is not unsubscribed meanwhile, receives one ``TopicEvent``,
-  /// before this method returns (main-actor subscribers: see
-  /// ``subscribeOnMainActor(to:from:once:_:)``). A `once` subscriber receives only the first event
+  /// before this method returns if it is bound to the caller's actor, after a hop to its actor
+  /// or queue otherwise. A `once` subscriber receives only the first event
   /// that reaches it: when a handler publishes on the same topic, that nested publish can reach it
   /// first, and this publish then skips it.
   ///

@@ -33,14 +33,34 @@ public enum Observed {
   ///   holds a weak reference and is released by the object's next change or its deinit.
   /// - Lifetime: the stream keeps `root`; a subscription does not. When `root` is deallocated,
   ///   its subscriptions end quietly.
+  /// - Ending by object: the stream is an `ObjectStream` whose `streamedObject` is `root`, so a
+  ///   `SubscriptionBag` files what it subscribes to it under `root`, and
+  ///   `bag.unsubscribe(from: root)` ends every key path of `root` subscribed through the bag,
+  ///   without the streams having been kept. (A stream made from it by an operator names no
+  ///   object: subscribe to that with `about: root`.)
   public static func values<Root: Observable & AnyObject, Value>(
     _ keyPath: KeyPath<Root, Value>, of root: Root, on queue: DispatchQueue = .main
   ) -> ValueObservable<Value> {
-    ValueObservable { observer in
+    KeyPathValues(root: root) { observer in
       let tracker = KeyPathTracker(root: root, keyPath: keyPath, queue: queue, next: observer.next)
       tracker.start()
       return tracker.cancel
     }
+  }
+}
+
+/// The stream that ``Observed/values(_:of:on:)`` returns: a `ValueObservable` that names its
+/// root object, for `SubscriptionBag.unsubscribe(from:)`.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
+private final class KeyPathValues<Root: AnyObject, Value>: ValueObservable<Value>, ObjectStream {
+  /// Kept, as the connect closure keeps it too.
+  private let root: Root
+
+  var streamedObject: AnyObject? { root }
+
+  init(root: Root, _ connect: @escaping (ValueObserver<Value>) -> Disconnect) {
+    self.root = root
+    super.init(connect)
   }
 }
 

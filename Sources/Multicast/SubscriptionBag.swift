@@ -83,15 +83,15 @@ public final class SubscriptionBag: @unchecked Sendable {
     }
   }
 
-  /// The queue on which subscriptions made with ``subscribe(to:about:_:)`` receive their values; nil
-  /// for the thread the source delivers on.
+  /// The queue on which subscriptions made with ``subscribe(to:about:_:)`` receive their values;
+  /// nil for the thread the source delivers on.
   public let queue: DispatchQueue?
 
   /// Creates an empty bag.
   ///
-  /// - Parameter queue: Where subscriptions made with ``subscribe(to:about:_:)`` receive their values
-  ///   (ZCRMailbox's `messageQueue`); nil delivers them where the source sends them. It does not
-  ///   change subscriptions added with ``insert(_:)``.
+  /// - Parameter queue: Where subscriptions made with ``subscribe(to:about:_:)`` receive their
+  ///   values (ZCRMailbox's `messageQueue`); nil delivers them where the source sends them. It
+  ///   does not change subscriptions added with ``insert(_:about:)``.
   public init(queue: DispatchQueue? = nil) {
     self.queue = queue
   }

@@ -121,9 +121,9 @@ public final class CurrentValue<T>: ValueObservable<T> {
   /// false), then every change; optionally stopping after a number of values. `next` runs
   /// synchronously on the writing thread.
   ///
-  /// A handler that must run once, as SwiftEvents' once handlers do, says `limit: 1`: it
-  /// cannot end its own subscription from its first call, because the current value is
-  /// delivered inside `subscribe`, before the subscription is returned.
+  /// A handler that must run only once says `limit: 1`: it cannot end its own subscription
+  /// from its first call, because the current value is delivered inside `subscribe`, before
+  /// the subscription is returned.
   ///
   /// ```swift
   /// let status = CurrentValue("idle")

@@ -167,7 +167,8 @@ extension StressSubject {
     )
   }
 
-  /// A ``CurrentValue``: every subscription starts with the current value.
+  /// A ``CurrentValue``, subscribed every way it offers: by default every subscription starts
+  /// with the current value.
   static let currentValue = StressSubject(name: "CurrentValue") {
     let initial = Stamp(sender: -1, index: 0, ticket: 0)
     let holder = CurrentValue(initial)
@@ -177,9 +178,24 @@ extension StressSubject {
       StressWay(description: "plain", isSynchronous: true) { next, ended in
         unsubscribing(holder.subscribe(next), ended)
       },
+      StressWay(description: "new values only", isSynchronous: true) { next, ended in
+        unsubscribing(holder.subscribe(replayingLast: false, next), ended)
+      },
+      StressWay(description: "limited", isSynchronous: true) { next, ended in
+        unsubscribing(holder.subscribe(limit: 1 << 40, next), ended)
+      },
       StressWay(description: "bound to an owner, which goes", isSynchronous: true) {
         next, ended in
         bound({ owner in holder.subscribe(owner) { _, stamp in next(stamp) } }, ended)
+      },
+      StressWay(description: "bound to an owner, unsubscribed by owner", isSynchronous: true) {
+        next, ended in
+        let owner = StressOwner {}
+        holder.subscribe(owner) { _, stamp in next(stamp) }
+        return {
+          holder.unsubscribe(owner)
+          ended()
+        }
       },
       StressWay(description: "on a queue", isSynchronous: false) { next, ended in
         unsubscribing(holder.subscribe(on: queues[0], next), ended)
@@ -227,6 +243,15 @@ extension StressSubject {
         let bag = SubscriptionBag()
         bag.subscribe(to: mapped, next)
         return ending(bag, by: { $0.unsubscribeAll() }, ended)
+      },
+      StressWay(
+        description: "through a bag, about an object, unsubscribed from the object",
+        isSynchronous: true
+      ) { next, ended in
+        let bag = SubscriptionBag()
+        let object = StressOwner {}
+        bag.subscribe(to: mapped, about: object, next)
+        return ending(bag, by: { $0.unsubscribe(from: object) }, ended)
       },
       StressWay(description: "through a shared bag, unsubscribed alone", isSynchronous: true) {
         next, ended in

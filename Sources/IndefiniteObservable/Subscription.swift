@@ -44,3 +44,37 @@ public final class Subscription: @unchecked Sendable {
     ended.load(ordering: .acquiring)
   }
 }
+
+extension Subscription: Hashable {
+  /// Whether `lhs` and `rhs` are the same subscription object: subscriptions are compared by
+  /// identity, never by their stream or state.
+  public static func == (lhs: Subscription, rhs: Subscription) -> Bool {
+    lhs === rhs
+  }
+
+  /// Hashes the subscription's identity, so that a `Set<Subscription>` holds each subscription
+  /// once.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(ObjectIdentifier(self))
+  }
+
+  /// Inserts the subscription into `set`, as Combine's `store(in:)` does with a
+  /// `Set<AnyCancellable>`.
+  ///
+  /// ```swift
+  /// var subscriptions = Set<Subscription>()
+  /// let numbers = ValueObservable<Int> { observer in
+  ///   observer.next(1)
+  ///   return noopDisconnect
+  /// }
+  /// numbers.subscribe { print($0) }.store(in: &subscriptions)
+  /// ```
+  ///
+  /// Unlike an `AnyCancellable`, a subscription does not unsubscribe when the set lets go of it:
+  /// call `unsubscribe()` on each (`subscriptions.forEach { $0.unsubscribe() }`), or keep them
+  /// in a `SubscriptionBag` (module `Multicast`), which ends them when it is deallocated.
+  /// Storing a subscription that is already in the set does nothing.
+  public func store(in set: inout Set<Subscription>) {
+    set.insert(self)
+  }
+}

@@ -26,6 +26,11 @@ import IndefiniteObservable
 /// title.subscribe(label) { label, text in label.text = text }
 /// ```
 ///
+/// Every subscribe form takes the options of ``Emitter``'s, with the same labels in the same
+/// order: an owner, a queue (`on:`), `replayingLast:` (true by default here: false subscribes to
+/// new values only) and `limit:` (`limit: 1` runs a handler once, the current value included).
+/// ``unsubscribe(_:)`` and ``unsubscribeAll()`` end subscriptions by owner or all at once.
+///
 /// By default every write is delivered, equal or not. For `Equatable` values,
 /// ``init(_:skipsEqualWrites:)`` makes a holder that skips a write equal to the current value;
 /// that also makes two holders bound to each other settle instead of looping.
@@ -38,7 +43,8 @@ import IndefiniteObservable
 ///   while an internal lock is held, including `==` of ``init(_:skipsEqualWrites:)`` and the
 ///   body of ``update(_:)``.
 /// - Lifetime: the holder keeps its value and its subscribers' closures (until they
-///   unsubscribe or lose their owner); a subscription does not keep the holder alive.
+///   unsubscribe, reach their limit or lose their owner); a subscription does not keep the
+///   holder alive.
 public final class CurrentValue<T>: ValueObservable<T> {
   @usableFromInline let storage: MulticastStorage<T>
 
@@ -108,9 +114,41 @@ public final class CurrentValue<T>: ValueObservable<T> {
     }
   }
 
-  /// Subscribes `next` bound to `owner`: `next` receives the current value at once, then every
-  /// change, with the owner, which is held weakly; the subscription ends when the owner is
-  /// deallocated.
+  /// Subscribes `next`, which receives the current value at once (unless `replayingLast` is
+  /// false), then every change; optionally stopping after a number of values. `next` runs
+  /// synchronously on the writing thread.
+  ///
+  /// A handler that must run only once says `limit: 1`: it cannot end its own subscription
+  /// from its first call, because the current value is delivered inside `subscribe`, before
+  /// the subscription is returned.
+  ///
+  /// ```swift
+  /// let status = CurrentValue("idle")
+  /// status.subscribe(limit: 1) { print($0) }  // prints "idle", then ends
+  /// status.subscribe(replayingLast: false) { print($0) }  // prints only later writes
+  /// status.value = "busy"  // prints "busy" once
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - replayingLast: Deliver the current value before this returns (the default); false
+  ///     for new values only, the writes that follow. Values written from other threads
+  ///     meanwhile arrive after the current value, never before.
+  ///   - limit: End the subscription after this many values (the current value included); nil
+  ///     for no limit. A limit of zero or less delivers nothing, not even the current value.
+  ///   - next: Called with each value.
+  /// - Returns: The subscription; dropping it does not unsubscribe.
+  @discardableResult
+  public func subscribe(
+    replayingLast: Bool = true,
+    limit: Int? = nil,
+    _ next: @escaping (T) -> Void
+  ) -> Subscription {
+    Subscription(storage.subscribe(.plain(next), replay: replayingLast, limit: limit))
+  }
+
+  /// Subscribes `next` bound to `owner`: `next` receives the current value at once (unless
+  /// `replayingLast` is false), then every change, with the owner, which is held weakly; the
+  /// subscription ends when the owner is deallocated.
   ///
   /// Use the `owner` argument in `next`, not a strong capture of the owner, or the holder keeps
   /// the owner alive. Binding two holders, so that `mirror` follows `source`:
@@ -120,12 +158,35 @@ public final class CurrentValue<T>: ValueObservable<T> {
   /// let mirror = CurrentValue(0)
   /// source.subscribe(mirror) { mirror, value in mirror.value = value }
   /// ```
+  ///
+  /// A lost owner's subscription is removed at the next write, subscribe or
+  /// ``subscriberCount``, and never called again; ``unsubscribe(_:)`` ends an owner's
+  /// subscriptions at once.
+  ///
+  /// - Parameters: See ``subscribe(replayingLast:limit:_:)``.
   @discardableResult
   public func subscribe<Owner: AnyObject>(
     _ owner: Owner,
+    replayingLast: Bool = true,
+    limit: Int? = nil,
     _ next: @escaping (Owner, T) -> Void
   ) -> Subscription {
-    Subscription(storage.subscribe(.bound(to: owner, next), replay: true))
+    Subscription(storage.subscribe(.bound(to: owner, next), replay: replayingLast, limit: limit))
+  }
+
+  /// Ends every subscription bound to `owner` (SwiftEvents' `unbind`).
+  ///
+  /// No delivery to them begins after this returns; their `Subscription` objects are left as
+  /// they are (unsubscribing them later does nothing).
+  public func unsubscribe(_ owner: AnyObject) {
+    let id = ObjectIdentifier(owner)
+    storage.endAll { $0.ownerID == id }
+  }
+
+  /// Ends every subscription (SwiftEvents' `unbindAll`): no delivery to any of them begins
+  /// after this returns. The value is kept, and new subscriptions may follow.
+  public func unsubscribeAll() {
+    storage.endAll()
   }
 
   /// The number of subscriptions that have not ended, for diagnostics.
@@ -155,27 +216,41 @@ public final class CurrentValue<T>: ValueObservable<T> {
 }
 
 extension CurrentValue where T: Sendable {
-  /// Subscribes `next` to be called on `queue` with the current value, then every change.
+  /// Subscribes `next` to be called on `queue` with the current value (unless `replayingLast`
+  /// is false), then every change; optionally stopping after a number of values.
   ///
   /// On a serial queue, the current value arrives first, then changes written from one thread
   /// in order. A value waiting on the queue is dropped if the subscription has ended by the
   /// time the queue runs it.
+  ///
+  /// - Parameters: See ``subscribe(replayingLast:limit:_:)``; a limit counts the values
+  ///   enqueued.
   @discardableResult
-  public func subscribe(on queue: DispatchQueue, _ next: @escaping @Sendable (T) -> Void)
-    -> Subscription
-  {
-    Subscription(storage.subscribe(.plain(next), queue: queue, replay: true))
+  public func subscribe(
+    on queue: DispatchQueue,
+    replayingLast: Bool = true,
+    limit: Int? = nil,
+    _ next: @escaping @Sendable (T) -> Void
+  ) -> Subscription {
+    Subscription(
+      storage.subscribe(.plain(next), queue: queue, replay: replayingLast, limit: limit))
   }
 
-  /// Subscribes `next` bound to `owner` (see ``subscribe(_:_:)``), to be called on `queue` (see
-  /// ``subscribe(on:_:)``). The owner is checked on the queue, right before each call.
+  /// Subscribes `next` bound to `owner` (see ``subscribe(_:replayingLast:limit:_:)``), to be
+  /// called on `queue` (see ``subscribe(on:replayingLast:limit:_:)``).
+  ///
+  /// The owner is checked on the queue, right before each call.
   @discardableResult
   public func subscribe<Owner: AnyObject & Sendable>(
     _ owner: Owner,
     on queue: DispatchQueue,
+    replayingLast: Bool = true,
+    limit: Int? = nil,
     _ next: @escaping @Sendable (Owner, T) -> Void
   ) -> Subscription {
-    Subscription(storage.subscribe(.bound(to: owner, next), queue: queue, replay: true))
+    Subscription(
+      storage.subscribe(
+        .bound(to: owner, next), queue: queue, replay: replayingLast, limit: limit))
   }
 }
 

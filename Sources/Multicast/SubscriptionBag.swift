@@ -16,8 +16,23 @@ import IndefiniteObservable
 /// }
 /// ```
 ///
-/// Subscribe through the bag with ``subscribe(to:_:)`` to be able to end the subscriptions to
-/// one source with ``unsubscribe(from:)``.
+/// Subscribe through the bag with ``subscribe(to:about:_:)`` to be able to end the subscriptions
+/// to one source with ``unsubscribe(from:)``.
+/// File subscriptions under the object they are about (`about:`, or a stream that names its
+/// object, see ``ObjectStream``) to end everything one object feeds with one call, as
+/// ZCRMailbox's `unsubscribeFrom:` an object does:
+///
+/// ```swift
+/// final class Newsletter {
+///   let title = CurrentValue("Weekly")
+///   let posts = Emitter<String>()
+/// }
+/// let newsletter = Newsletter()
+/// let bag = SubscriptionBag()
+/// bag.subscribe(to: newsletter.title, about: newsletter) { print($0) }
+/// newsletter.posts.subscribe { print($0) }.store(in: bag, about: newsletter)
+/// bag.unsubscribe(from: newsletter)  // ends both
+/// ```
 ///
 /// - Threading: every method may be called from any thread, at once. Unsubscribing runs the
 ///   subscriptions' disconnects on the calling thread, outside the bag's lock, so a disconnect
@@ -26,9 +41,9 @@ import IndefiniteObservable
 ///   subscribers of a cold stream) until it ends them; it does not keep the sources. `deinit`
 ///   calls ``unsubscribeAll()``.
 public final class SubscriptionBag: @unchecked Sendable {
-  // `@unchecked Sendable`: the entries live inside the lock; An entry holds
-  // its source weakly, and a stream is not `Sendable`, but sources are only ever compared by
-  // identity, never called.
+  // `@unchecked Sendable`: the entries live inside the lock;  An entry holds
+  // its source and the object it is about weakly; neither is `Sendable`, but both are only ever
+  // compared by identity, never called.
   private let state = LockedState(State())
 
   private struct State {
@@ -49,18 +64,22 @@ public final class SubscriptionBag: @unchecked Sendable {
     }
   }
 
-  /// One subscription, and the source it was made to with ``subscribe(to:_:)``, if any.
+  /// One subscription, the source it was made to with ``subscribe(to:about:_:)``, if any, and
+  /// the object it is about, if any.
   private struct Entry {
     let subscription: Subscription
-    // The source's address, compared first, so that no weak reference is loaded (which could
-    // release the last strong one, and run a deinit, under the lock) unless it may match.
+    // The addresses, compared first, so that no weak reference is loaded (which could release
+    // the last strong one, and run a deinit, under the lock) unless it may match.
     let sourceID: ObjectIdentifier?
     weak var source: AnyObject?
+    let objectID: ObjectIdentifier?
+    weak var object: AnyObject?
 
-    /// Whether this entry was made to `source`, which the caller keeps alive. A freed source
-    /// whose address was reused never matches: its weak reference reads nil.
-    func wasMade(to source: AnyObject) -> Bool {
-      sourceID == ObjectIdentifier(source) && self.source === source
+    /// Whether this entry was made to `object` or is about it; the caller keeps `object` alive.
+    /// A freed object whose address was reused never matches: its weak reference reads nil.
+    func concerns(_ object: AnyObject) -> Bool {
+      let id = ObjectIdentifier(object)
+      return (sourceID == id && source === object) || (objectID == id && self.object === object)
     }
   }
 
@@ -71,42 +90,68 @@ public final class SubscriptionBag: @unchecked Sendable {
     for entry in state.withLock({ $0.entries }) { entry.subscription.unsubscribe() }
   }
 
-  /// Adds `subscription`, to be ended with the bag.
+  /// Adds `subscription`, to be ended with the bag, or with the others about `object` by
+  /// ``unsubscribe(from:)``.
   ///
   /// A subscription ended elsewhere (by its own `unsubscribe()`) leaves the bag: ``count`` no
   /// longer counts it, and the bag lets go of it by the time it has doubled in size.
-  public func insert(_ subscription: Subscription) {
-    insert(subscription, source: nil)
+  ///
+  /// - Parameters:
+  ///   - subscription: The subscription, whatever made it.
+  ///   - object: The object the subscription is about (the one whose values or changes it
+  ///     receives), to be ended by `unsubscribe(from: object)`; nil for none. The bag holds it
+  ///     weakly.
+  public func insert(_ subscription: Subscription, about object: AnyObject? = nil) {
+    insert(subscription, source: nil, object: object)
   }
 
   /// Subscribes `next` to `source` and keeps the subscription, to be ended with the bag or by
-  /// ``unsubscribe(from:)``.
+  /// ``unsubscribe(from:)`` with the source or with the object it is about.
   ///
   /// `next` runs where `source` delivers, as with `source.subscribe(next)`. (ZCRMailbox's
   /// `messageQueue` has no counterpart: a subscriber runs on the actor it was written on; see
   /// the Concurrency guide.)
   ///
+  /// - Parameters:
+  ///   - source: The stream to subscribe to. The bag holds it weakly.
+  ///   - object: The object the subscription is about, to be ended by
+  ///     `unsubscribe(from: object)` with every other subscription about it; the bag holds it
+  ///     weakly. When nil (the default), a source that is an ``ObjectStream`` gives its
+  ///     ``ObjectStream/streamedObject``, read once, here; other sources give none.
+  ///   - next: Called with each value.
   /// - Returns: The subscription, which you may also end alone.
   @discardableResult
   public func subscribe<T>(
     to source: ValueObservable<T>,
+    about object: AnyObject? = nil,
     _ next: @escaping (T) -> Void
   ) -> Subscription {
     let subscription = source.subscribe(next)
-    insert(subscription, source: source)
+    let object = object ?? (source as? any ObjectStream)?.streamedObject
+    insert(subscription, source: source, object: object)
     return subscription
   }
 
-  /// Ends the subscriptions that ``subscribe(to:_:)`` made to `source`.
+  /// Ends the subscriptions in the bag that were made to `object` or are about it: those that
+  /// ``subscribe(to:about:_:)`` made to `object` as their source, and those filed under it
+  /// (given `about: object`, or made to an ``ObjectStream`` of it).
+  ///
+  /// ```swift
+  /// let bag = SubscriptionBag()
+  /// let clicks = Emitter<Int>()
+  /// bag.subscribe(to: clicks) { print($0) }
+  /// bag.unsubscribe(from: clicks)
+  /// ```
   ///
   /// A source is the observable object passed in: `emitter.map { ... }` is another source than
-  /// `emitter`. The bag does not keep its sources alive, and a source that has been deallocated
-  /// matches nothing, even when a new stream has been given its address.
-  public func unsubscribe<O>(from source: IndefiniteObservable<O>) {
+  /// `emitter`. The bag keeps neither its sources nor the objects alive, and one that has been
+  /// deallocated matches nothing, even when a new object has been given its address. Ending
+  /// runs the disconnects on the calling thread, after the bag's lock is released.
+  public func unsubscribe(from object: AnyObject) {
     let ended: [Subscription] = state.withLock { state in
       var ended: [Subscription] = []
       state.entries.removeAll { entry in
-        guard entry.wasMade(to: source) else { return false }
+        guard entry.concerns(object) else { return false }
         ended.append(entry.subscription)
         return true
       }
@@ -134,9 +179,10 @@ public final class SubscriptionBag: @unchecked Sendable {
     return count
   }
 
-  private func insert(_ subscription: Subscription, source: AnyObject?) {
+  private func insert(_ subscription: Subscription, source: AnyObject?, object: AnyObject?) {
     let entry = Entry(
-      subscription: subscription, sourceID: source.map(ObjectIdentifier.init), source: source)
+      subscription: subscription, sourceID: source.map(ObjectIdentifier.init), source: source,
+      objectID: object.map(ObjectIdentifier.init), object: object)
     let released: [Entry] = state.withLock { state in
       state.entries.append(entry)
       guard state.entries.count >= state.pruneAt else { return [] }
@@ -149,14 +195,20 @@ public final class SubscriptionBag: @unchecked Sendable {
 }
 
 extension Subscription {
-  /// Adds the subscription to `bag`, which ends it when the bag is deallocated.
+  /// Adds the subscription to `bag`, which ends it when the bag is deallocated, or with the
+  /// others about `object` when asked to (see ``SubscriptionBag/insert(_:about:)``).
   ///
   /// ```swift
   /// let bag = SubscriptionBag()
   /// let ticks = Emitter<Int>()
   /// ticks.subscribe { print($0) }.store(in: bag)
   /// ```
-  public func store(in bag: SubscriptionBag) {
-    bag.insert(self)
+  ///
+  /// - Parameters:
+  ///   - bag: The bag that keeps the subscription.
+  ///   - object: The object the subscription is about, to be ended by
+  ///     `bag.unsubscribe(from: object)`; nil for none. The bag holds it weakly.
+  public func store(in bag: SubscriptionBag, about object: AnyObject? = nil) {
+    bag.insert(self, about: object)
   }
 }

@@ -92,4 +92,30 @@ import Testing
     let disconnect: Disconnect = noopDisconnect
     Subscription(disconnect).unsubscribe()
   }
+
+  @Test func subscriptionsAreEqualAndHashedByIdentity() {
+    let first = Subscription(noopDisconnect)
+    let second = Subscription(noopDisconnect)
+    let alsoFirst = first
+    #expect(first == alsoFirst)
+    #expect(first != second)
+    #expect(first.hashValue == alsoFirst.hashValue)
+    #expect(Set([first, second, alsoFirst]).count == 2)
+  }
+
+  @Test func storeInASetKeepsEachSubscriptionOnceAsCombineUsersWriteIt() {
+    let emitter = Emitter<Int>()
+    var seen: [Int] = []
+    var subscriptions = Set<Subscription>()
+    emitter.subscribe { seen.append($0) }.store(in: &subscriptions)
+    let second = emitter.subscribe { seen.append($0 * 10) }
+    second.store(in: &subscriptions)
+    second.store(in: &subscriptions)
+    #expect(subscriptions.count == 2)
+    emitter.send(1)
+    for subscription in subscriptions { subscription.unsubscribe() }
+    emitter.send(2)
+    #expect(seen == [1, 10])
+    #expect(emitter.subscriberCount == 0)
+  }
 }

@@ -225,6 +225,37 @@ private final class Confined: @unchecked Sendable {
     #expect(seen.values == [0, 7])
     subscription.unsubscribe()
   }
+
+  @Test func aBagEndsEveryStreamOfOneObjectAndNoOther() {
+    let model = Confined()
+    let other = Player()
+    let bag = SubscriptionBag()
+    let seen = Recorder<String>()
+    model.run { player in
+      bag.subscribe(to: Observed.values(\.score, of: player, on: model.queue)) {
+        seen.record("score \($0)")
+      }
+      bag.subscribe(to: Observed.values(\.name, of: player, on: model.queue)) {
+        seen.record("name \($0)")
+      }
+      bag.subscribe(to: Observed.values(\.score, of: other, on: model.queue)) {
+        seen.record("other \($0)")
+      }
+    }
+    #expect(seen.values == ["score 0", "name ada", "other 0"])
+    #expect(bag.count == 3)
+
+    model.run { bag.unsubscribe(from: $0) }
+    #expect(bag.count == 1)
+    model.run { player in
+      player.score = 1
+      player.name = "grace"
+      other.score = 2
+    }
+    model.drain()
+    #expect(seen.values == ["score 0", "name ada", "other 0", "other 2"])
+    bag.unsubscribeAll()
+  }
 }
 
 @MainActor @Observable private final class ScoreBoard {

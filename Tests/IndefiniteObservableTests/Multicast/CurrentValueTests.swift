@@ -164,4 +164,160 @@ import Testing
     #expect(weakOwner == nil)
     #expect(title.subscriberCount == 0)
   }
+
+  // MARK: What Emitter has: unsubscribing by owner and all, limits
+
+  @Test func unsubscribeOwnerEndsOnlyItsSubscriptions() {
+    let title = CurrentValue(0)
+    let first = Witness()
+    let second = Witness()
+    title.subscribe(first) { first, value in first.received.append(value) }
+    title.subscribe(first, limit: 10) { first, value in first.received.append(value * 10) }
+    title.subscribe(second) { second, value in second.received.append(value) }
+    title.unsubscribe(first)
+    title.value = 1
+    #expect(first.received == [0, 0])
+    #expect(second.received == [0, 1])
+    #expect(title.subscriberCount == 1)
+  }
+
+  @Test func unsubscribeAllEndsEverySubscription() {
+    let volume = CurrentValue(0)
+    var heard: [Int] = []
+    volume.subscribe { heard.append($0) }
+    volume.subscribe(limit: 5) { heard.append($0 * 10) }
+    volume.unsubscribeAll()
+    volume.value = 1
+    #expect(heard == [0, 0])
+    #expect(volume.subscriberCount == 0)
+    volume.subscribe { heard.append($0) }
+    volume.value = 2
+    #expect(heard == [0, 0, 1, 2])
+  }
+
+  @Test func theCurrentValueCountsTowardsTheLimit() {
+    let volume = CurrentValue(0)
+    var heard: [Int] = []
+    volume.subscribe(limit: 2) { heard.append($0) }
+    for value in 1...3 { volume.value = value }
+    #expect(heard == [0, 1])
+    #expect(volume.subscriberCount == 0)
+  }
+
+  @Test func nonPositiveLimitDeliversNothingNotEvenTheCurrentValue() {
+    let volume = CurrentValue(0)
+    var heard: [Int] = []
+    volume.subscribe(limit: 0) { heard.append($0) }
+    volume.subscribe(Witness(), limit: -1) { _, value in heard.append(value) }
+    volume.value = 1
+    #expect(heard.isEmpty)
+    #expect(volume.subscriberCount == 0)
+  }
+
+  @Test func queueSubscriptionWithALimitCountsTheCurrentValue() {
+    let queue = DispatchQueue(label: "delivery")
+    let volume = CurrentValue(0)
+    let heard = Recorder<Int>()
+    let witness = Witness()
+    volume.subscribe(on: queue, limit: 2) { heard.append($0) }
+    volume.subscribe(witness, on: queue, limit: 1) { witness, value in
+      witness.received.append(value)
+    }
+    for value in 1...5 { volume.value = value }
+    queue.sync {}
+    #expect(heard.values == [0, 1])
+    #expect(witness.received == [0])
+    #expect(volume.subscriberCount == 0)
+  }
+
+  // MARK: Once (SwiftEvents' once handlers)
+
+  @Test func aOnceHandlerRunsExactlyOnceTheCurrentValueIncluded() {
+    let status = CurrentValue("idle")
+    var calls: [String] = []
+    status.subscribe(limit: 1) { calls.append($0) }
+    status.value = "busy"
+    status.value = "done"
+    #expect(calls == ["idle"])
+    #expect(status.subscriberCount == 0)
+  }
+
+  @Test func aOnceHandlerOfNewValuesOnlyRunsOnceOnTheNextWrite() {
+    let status = CurrentValue("idle")
+    let witness = Witness()
+    status.subscribe(witness, replayingLast: false, limit: 1) { witness, _ in
+      witness.received.append(witness.received.count)
+    }
+    #expect(witness.received.isEmpty)
+    status.value = "busy"
+    status.value = "done"
+    #expect(witness.received == [0])
+    #expect(status.subscriberCount == 0)
+  }
+
+  @Test func aHandlerCannotUnsubscribeItselfFromTheCurrentValuesDelivery() {
+    // Why `limit: 1` is the way to run once: the current value is delivered inside
+    // `subscribe`, before the subscription exists to be ended.
+    let status = CurrentValue("idle")
+    var calls: [String] = []
+    var subscription: Subscription?
+    subscription = status.subscribe { value in
+      calls.append(value)
+      subscription?.unsubscribe()
+    }
+    status.value = "busy"
+    status.value = "done"
+    #expect(calls == ["idle", "busy"])
+  }
+
+  // MARK: New values only
+
+  @Test func replayingLastFalseDeliversOnlyLaterWrites() {
+    let volume = CurrentValue(0)
+    var heard: [Int] = []
+    let witness = Witness()
+    volume.subscribe(replayingLast: false) { heard.append($0) }
+    volume.subscribe(witness, replayingLast: false) { witness, value in
+      witness.received.append(value)
+    }
+    #expect(heard.isEmpty)
+    #expect(witness.received.isEmpty)
+    volume.value = 1
+    #expect(heard == [1])
+    #expect(witness.received == [1])
+  }
+
+  @Test func replayingLastFalseOnAQueueDeliversOnlyLaterWrites() {
+    let queue = DispatchQueue(label: "delivery")
+    let volume = CurrentValue(0)
+    let heard = Recorder<Int>()
+    let witness = Witness()
+    volume.subscribe(on: queue, replayingLast: false) { heard.append($0) }
+    volume.subscribe(witness, on: queue, replayingLast: false) { witness, value in
+      witness.received.append(value)
+    }
+    queue.sync {}
+    #expect(heard.values.isEmpty)
+    volume.value = 1
+    queue.sync {}
+    #expect(heard.values == [1])
+    #expect(witness.received == [1])
+  }
+
+  @Test func replayingLastTrueIsTheDefaultOfEveryForm() {
+    let queue = DispatchQueue(label: "delivery")
+    let volume = CurrentValue(7)
+    let heard = Recorder<Int>()
+    let witness = Witness()
+    volume.subscribe(replayingLast: true) { heard.append($0) }
+    volume.subscribe(limit: nil) { heard.append($0) }
+    volume.subscribe(witness, limit: nil) { witness, value in witness.received.append(value) }
+    volume.subscribe(on: queue, limit: nil) { heard.append($0) }
+    volume.subscribe(witness, on: queue, limit: nil) { witness, value in
+      witness.received.append(value)
+    }
+    queue.sync {}
+    #expect(heard.values == [7, 7, 7])
+    #expect(witness.received == [7, 7])
+  }
 }

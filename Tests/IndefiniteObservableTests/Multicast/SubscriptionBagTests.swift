@@ -175,4 +175,119 @@ import Testing
     }
     #expect(bag.count == 0, "the bag counts \(bag.count) subscriptions that had ended")
   }
+
+  // MARK: Ending what one object feeds (ZCRMailbox's unsubscribeFrom: an object)
+
+  @Test func unsubscribeFromAnObjectEndsEverySubscriptionAboutIt() {
+    final class Newsletter {
+      let title = CurrentValue("a")
+      let posts = Emitter<String>()
+      let editions = CallbackSource<Int>()
+    }
+    let first = Newsletter()
+    let second = Newsletter()
+    let bag = SubscriptionBag()
+    var seen: [String] = []
+    bag.subscribe(to: first.title, about: first) { seen.append("first title \($0)") }
+    bag.subscribe(to: first.posts, about: first) { seen.append("first post \($0)") }
+    first.editions.stream.subscribe { seen.append("first edition \($0)") }
+      .store(in: bag, about: first)
+    bag.insert(first.posts.subscribe { seen.append("first post again \($0)") }, about: first)
+    bag.subscribe(to: second.title, about: second) { seen.append("second title \($0)") }
+    seen = []
+
+    bag.unsubscribe(from: first)
+    first.title.value = "b"
+    first.posts.send("p")
+    first.editions.emit(1)
+    second.title.value = "c"
+    #expect(seen == ["second title c"])
+    #expect(first.title.subscriberCount + first.posts.subscriberCount == 0)
+    #expect(first.editions.observerCount == 0)
+    #expect(bag.count == 1)
+    bag.unsubscribeAll()
+  }
+
+  @Test func aStreamThatNamesItsObjectIsFiledUnderIt() {
+    final class Model {
+      let changes = Emitter<Int>()
+    }
+    final class StreamOfModel: ValueObservable<Int>, ObjectStream {
+      let model: Model
+      var streamedObject: AnyObject? { model }
+      init(_ model: Model) {
+        self.model = model
+        super.init { observer in
+          let subscription = model.changes.subscribe(observer.next)
+          return subscription.unsubscribe
+        }
+      }
+    }
+    let model = Model()
+    let other = Model()
+    let bag = SubscriptionBag()
+    var seen: [Int] = []
+    bag.subscribe(to: StreamOfModel(model)) { seen.append($0) }
+    bag.subscribe(to: StreamOfModel(model).map { $0 * 10 }, about: model) { seen.append($0) }
+    bag.subscribe(to: StreamOfModel(other)) { seen.append($0 * 100) }
+    bag.unsubscribe(from: model)
+    model.changes.send(1)
+    other.changes.send(2)
+    #expect(seen == [200])
+    #expect(model.changes.subscriberCount == 0)
+    bag.unsubscribeAll()
+  }
+
+  @Test func anExplicitObjectReplacesTheOneAStreamNames() {
+    final class Model {
+      let changes = Emitter<Int>()
+    }
+    final class StreamOfModel: ValueObservable<Int>, ObjectStream {
+      let model: Model
+      var streamedObject: AnyObject? { model }
+      init(_ model: Model) {
+        self.model = model
+        super.init { observer in model.changes.subscribe(observer.next).unsubscribe }
+      }
+    }
+    let model = Model()
+    let screen = Witness()
+    let bag = SubscriptionBag()
+    var seen: [Int] = []
+    bag.subscribe(to: StreamOfModel(model), about: screen) { seen.append($0) }
+    bag.unsubscribe(from: model)
+    model.changes.send(1)
+    bag.unsubscribe(from: screen)
+    model.changes.send(2)
+    #expect(seen == [1])
+  }
+
+  @Test func unsubscribeFromASourceStillEndsWhatWasMadeToIt() {
+    let bag = SubscriptionBag()
+    let owner = Witness()
+    let emitter = Emitter<Int>()
+    var seen: [Int] = []
+    bag.subscribe(to: emitter, about: owner) { seen.append($0) }
+    bag.unsubscribe(from: emitter)
+    emitter.send(1)
+    #expect(seen.isEmpty)
+    #expect(bag.count == 0)
+  }
+
+  @Test func theBagDoesNotKeepTheObjectsItsSubscriptionsAreAbout() {
+    let bag = SubscriptionBag()
+    let emitter = Emitter<Int>()
+    weak var weakObject: Witness?
+    do {
+      let object = Witness()
+      weakObject = object
+      bag.subscribe(to: emitter, about: object) { _ in }
+      emitter.subscribe { _ in }.store(in: bag, about: object)
+    }
+    #expect(weakObject == nil)
+    #expect(bag.count == 2)
+    bag.unsubscribe(from: Witness())
+    #expect(bag.count == 2)
+    bag.unsubscribeAll()
+  }
 }

@@ -218,15 +218,15 @@ import Testing
     let queue = DispatchQueue(label: "delivery")
     let volume = CurrentValue(0)
     let heard = Recorder<Int>()
-    let witness = Witness()
+    let witness = Recorder<Int>()
     volume.subscribe(on: queue, limit: 2) { heard.append($0) }
     volume.subscribe(witness, on: queue, limit: 1) { witness, value in
-      witness.received.append(value)
+      witness.append(value)
     }
     for value in 1...5 { volume.value = value }
     queue.sync {}
     #expect(heard.values == [0, 1])
-    #expect(witness.received == [0])
+    #expect(witness.values == [0])
     #expect(volume.subscriberCount == 0)
   }
 
@@ -291,33 +291,33 @@ import Testing
     let queue = DispatchQueue(label: "delivery")
     let volume = CurrentValue(0)
     let heard = Recorder<Int>()
-    let witness = Witness()
+    let witness = Recorder<Int>()
     volume.subscribe(on: queue, replayingLast: false) { heard.append($0) }
     volume.subscribe(witness, on: queue, replayingLast: false) { witness, value in
-      witness.received.append(value)
+      witness.append(value)
     }
     queue.sync {}
     #expect(heard.values.isEmpty)
     volume.value = 1
     queue.sync {}
     #expect(heard.values == [1])
-    #expect(witness.received == [1])
+    #expect(witness.values == [1])
   }
 
   @Test func replayingLastTrueIsTheDefaultOfEveryForm() {
     let queue = DispatchQueue(label: "delivery")
     let volume = CurrentValue(7)
     let heard = Recorder<Int>()
-    let witness = Witness()
+    let witness = Recorder<Int>()
     volume.subscribe(replayingLast: true) { heard.append($0) }
     volume.subscribe(limit: nil) { heard.append($0) }
-    volume.subscribe(witness, limit: nil) { witness, value in witness.received.append(value) }
+    volume.subscribe(witness, limit: nil) { witness, value in witness.append(value) }
     volume.subscribe(on: queue, limit: nil) { heard.append($0) }
     volume.subscribe(witness, on: queue, limit: nil) { witness, value in
-      witness.received.append(value)
+      witness.append(value)
     }
     queue.sync {}
     #expect(heard.values == [7, 7, 7])
-    #expect(witness.received == [7, 7])
+    #expect(witness.values == [7, 7])
   }
 }

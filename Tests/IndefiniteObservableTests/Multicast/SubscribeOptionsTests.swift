@@ -13,7 +13,7 @@ import Testing
     let emitter = Emitter<Int>()
     let holder = CurrentValue(0)
     emitter.send(0)
-    let witness = Witness()
+    let witness = Recorder<Int>()
     let heard = Recorder<String>()
 
     emitter.subscribe(replayingLast: true, limit: 2) { heard.append("e \($0)") }

@@ -186,7 +186,20 @@ final class MulticastStorage<T>: @unchecked Sendable {
     replay: Bool = false,
     limit: Int? = nil
   ) -> Disconnect {
-    if let limit, limit <= 0 { return noopDisconnect }
+    subscribeReportingState(subscriber, queue: queue, replay: replay, limit: limit).disconnect
+  }
+
+  /// `subscribe`, that also returns the entry's state, which says when the storage has ended
+  /// the subscription (by `endAll`, a limit or a lost owner) as well as by the disconnect.
+  func subscribeReportingState(
+    _ subscriber: MulticastSubscriber<T>,
+    queue: DispatchQueue? = nil,
+    replay: Bool = false,
+    limit: Int? = nil
+  ) -> (disconnect: Disconnect, state: MulticastState) {
+    if let limit, limit <= 0 {
+      return (noopDisconnect, MulticastState(state: MulticastState.ended, remaining: 0))
+    }
     sweepLostOwners()
 
     let (entry, replayValue, count, maxSubscribers) = locked.withLock { state in
@@ -226,10 +239,11 @@ final class MulticastStorage<T>: @unchecked Sendable {
     // every subscription, so all that a subscription left behind keeps is this small object. A
     // strong reference rather than a weak one: a weak reference gives the storage a side table,
     // which LeakSanitizer reports as a leak when the storage lives as long as the process.
-    return {
+    let disconnect = {
       state.end()
       self.remove(id: id)
     }
+    return (disconnect, state)
   }
 
   /// Delivers a synchronous subscriber's replay, then the values parked while it ran, until

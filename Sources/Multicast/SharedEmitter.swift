@@ -27,7 +27,7 @@ import IndefiniteObservable
 /// // label.text == "ready"
 /// ```
 ///
-/// For operators, take the stream for your actor with ``values(isolation:)``.
+/// For operators, take the stream for your actor with ``values(replayingLast:isolation:)``.
 ///
 /// - Threading: ``send(_:isolation:)``, subscribing and unsubscribing are safe from any thread
 ///   (subscribing to the caller's actor, from that actor). Values from one thread reach each
@@ -92,10 +92,10 @@ public final class SharedEmitter<T: Sendable>: Sendable {
     isolation: isolated any Actor = #isolation,
     _ next: @escaping (T) -> Void
   ) -> Subscription {
-    let gate = ObserverGate(isolation: isolation, next)
-    return subscribe(gate, isolation: isolation) {
-      storage.subscribe(
-        .plain { _ = gate.deliverFromCurrentSender($0) }, replay: replayingLast, limit: limit)
+    subscribeOnActor(replayingLast: replayingLast, limit: limit, isolation: isolation) { gate in
+      .plain { gate.deliver($0) }
+    } _: { value in
+      next(value)
     }
   }
 
@@ -116,13 +116,10 @@ public final class SharedEmitter<T: Sendable>: Sendable {
     _ next: @escaping (Owner, T) -> Void
   ) -> Subscription {
     let weakOwner = WeakOwner(owner)
-    let gate = ObserverGate<T>(isolation: isolation) { value in
+    return subscribeOnActor(replayingLast: replayingLast, limit: limit, isolation: isolation) {
+      gate in .bound(to: owner) { _, value in gate.deliver(value) }
+    } _: { value in
       if let owner = weakOwner.object { next(owner, value) }
-    }
-    return subscribe(gate, isolation: isolation) {
-      storage.subscribe(
-        .bound(to: owner) { _, value in _ = gate.deliverFromCurrentSender(value) },
-        replay: replayingLast, limit: limit)
     }
   }
 
@@ -163,15 +160,11 @@ public final class SharedEmitter<T: Sendable>: Sendable {
     isolation: isolated any Actor = #isolation
   ) -> ValueObservable<T> {
     ValueObservable { observer in
-      let gate = ObserverGate(isolation: isolation, observer.next)
-      let disconnect = SendingIsolation.with(isolation) {
-        self.storage.subscribe(
-          .plain { _ = gate.deliverFromCurrentSender($0) }, replay: replayingLast)
-      }
-      return {
-        gate.close()
-        disconnect()
-      }
+      self.subscribeOnActor(replayingLast: replayingLast, limit: nil, isolation: isolation) {
+        gate in .plain { gate.deliver($0) }
+      } _: { value in
+        observer.next(value)
+      }.unsubscribe
     }
   }
 
@@ -209,19 +202,60 @@ public final class SharedEmitter<T: Sendable>: Sendable {
     set { storage.locked.withLock { $0.maxSubscribers = newValue } }
   }
 
-  /// Subscribes through `gate`, with this thread's sending isolation set for the replay, and
-  /// returns a subscription that closes the gate before it ends the storage's subscription.
-  private func subscribe(
-    _ gate: ObserverGate<T>,
+  /// Subscribes `next` to run on `isolation`, through an actor-bound gate that the storage's
+  /// entry (made by `entry`) feeds. The gate closes when the subscription ends, whichever way it
+  /// ends: by `unsubscribe()`, or when the storage lets go of the entry (`unsubscribe(owner)`,
+  /// `unsubscribeAll()`, a limit, a lost owner), so that the closure is released then and
+  /// nothing waiting for its hop is delivered after.
+  private func subscribeOnActor(
+    replayingLast: Bool,
+    limit: Int?,
     isolation: isolated any Actor,
-    _ body: () -> Disconnect
+    _ entry: (GateFeed<T>) -> MulticastSubscriber<T>,
+    _ next: @escaping (T) -> Void
   ) -> Subscription {
-    let disconnect = SendingIsolation.with(isolation, body)
+    let entryState = EntryState()
+    let gate = ObserverGate<T>(isolation: isolation) { value in
+      // The storage may have ended the entry while the value waited for its hop.
+      guard entryState.state?.delivery != MulticastState.ended else { return }
+      next(value)
+    }
+    let feed = GateFeed(gate)
+    let (disconnect, state) = SendingIsolation.with(isolation) {
+      storage.subscribeReportingState(entry(feed), replay: replayingLast, limit: limit)
+    }
+    entryState.state = state
     return Subscription {
       gate.close()
       disconnect()
     }
   }
+}
+
+/// What the storage's entry of an actor-bound subscription holds: it hands each value to the
+/// gate, and closes the gate when the storage lets go of the entry, which releases the
+/// subscriber's closure (a `TopicBus` subscription's closure keeps its subscription, so an entry
+/// that the storage ends by itself would otherwise leave a cycle).
+final class GateFeed<T: Sendable>: Sendable {
+  private let gate: ObserverGate<T>
+
+  init(_ gate: ObserverGate<T>) { self.gate = gate }
+
+  deinit { gate.close() }
+
+  /// Hands `value` to the gate, from a sender that set its isolation with `SendingIsolation`.
+  func deliver(_ value: T) {
+    _ = gate.deliverFromCurrentSender(value)
+  }
+}
+
+/// The state of an actor-bound subscription's storage entry, once `subscribe` has returned it.
+///
+/// Read and written only on the subscription's actor: by `subscribeOnActor`, which is isolated
+/// to it, and by the gate's closure, which runs only there.
+private final class EntryState {
+  var state: MulticastState?
+
 }
 
 /// A weak reference to a subscription's owner, that a `Sendable` closure may hold.

@@ -124,8 +124,10 @@ private final class Party: Sendable {}
     for _ in 0..<50 {
       let bus = TopicBus()
       let seen = Recorder<Int>()
-      bus.subscribe(to: .count, once: true) { seen.record($0.payload) }
+      let delivery = DispatchQueue(label: "once")
+      bus.subscribe(to: .count, once: true, on: delivery) { seen.record($0.payload) }
       DispatchQueue.concurrentPerform(iterations: 8) { bus.publish(.count, $0) }
+      delivery.sync {}
       #expect(seen.count == 1)
     }
   }
@@ -134,18 +136,22 @@ private final class Party: Sendable {}
     let bus = TopicBus()
     let arrived = DispatchSemaphore(value: 0)
     let proceed = DispatchSemaphore(value: 0)
-    bus.subscribe(to: .count) { _ in
+    // Handlers of code on no actor run on a queue; a concurrent one lets both deliveries of the
+    // first subscriber hold at once while the once subscriber's two wait to be admitted.
+    let delivery = DispatchQueue(label: "hold", attributes: .concurrent)
+    bus.subscribe(to: .count, on: delivery) { _ in
       arrived.signal()
-      proceed.wait()  // both publishes hold their list of subscribers, the once one included
+      proceed.wait()
     }
     let seen = Recorder<Int>()
-    bus.subscribe(to: .count, once: true) { seen.record($0.payload) }
+    bus.subscribe(to: .count, once: true, on: delivery) { seen.record($0.payload) }
     let publishes = (1...2).map { n in startThread { bus.publish(.count, n) } }
     arrived.wait()
     arrived.wait()
     proceed.signal()
     proceed.signal()
     for published in publishes { published.wait() }
+    delivery.sync(flags: .barrier) {}
     #expect(seen.count == 1)
   }
 
@@ -175,16 +181,18 @@ private final class Party: Sendable {}
     let inFirstHandler = DispatchSemaphore(value: 0)
     let mayContinue = DispatchSemaphore(value: 0)
     let seen = Recorder<String>()
-    bus.subscribe(to: .count) { _ in
+    let delivery = DispatchQueue(label: "serial")
+    bus.subscribe(to: .count, on: delivery) { _ in
       inFirstHandler.signal()
-      mayContinue.wait()  // the publish holds its list of subscribers, second one included
+      mayContinue.wait()  // the second delivery waits behind this one on the queue
     }
-    let second = bus.subscribe(to: .count) { _ in seen.record("second") }
+    let second = bus.subscribe(to: .count, on: delivery) { _ in seen.record("second") }
     let published = startThread { bus.publish(.count, 1) }
     inFirstHandler.wait()
     second.unsubscribe()
     mayContinue.signal()
     published.wait()
+    delivery.sync {}
     #expect(seen.values.isEmpty)
   }
 

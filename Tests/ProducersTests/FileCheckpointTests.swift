@@ -9,8 +9,8 @@ import Testing
 
 /// The read position with the bytes before it, on its own: how it moves, and what it says of
 /// a file that grew, shrank or was rewritten.
-@Suite(.checksLiveResources) struct FileCheckpointTests {
-  @Test func advancingKeepsTheLastFourKibibytesBeforeThePosition() {
+@MainActor @Suite(.checksLiveResources) struct FileCheckpointTests {
+  @Test func advancingKeepsTheLastFourKibibytesBeforeThePosition() async throws {
     var checkpoint = FileCheckpoint()
     checkpoint.advance(over: Array("one\ntwo\n".utf8))
     #expect(checkpoint.offset == 8)
@@ -22,7 +22,7 @@ import Testing
     #expect(checkpoint.window.suffix(4) == [0x41] + Array("end".utf8))
   }
 
-  @Test func rewindingDropsTheBytesAfterTheNewPosition() {
+  @Test func rewindingDropsTheBytesAfterTheNewPosition() async throws {
     var checkpoint = FileCheckpoint()
     checkpoint.advance(over: Array("one\ntwo".utf8))
     let rewound = checkpoint.rewound(by: 3)
@@ -31,7 +31,7 @@ import Testing
     #expect(checkpoint.rewound(by: 100) == FileCheckpoint())
   }
 
-  @Test func aFileThatGrewHoldsAndOneThatShrankOrChangedDoesNot() throws {
+  @Test func aFileThatGrewHoldsAndOneThatShrankOrChangedDoesNot() async throws {
     let directory = TemporaryDirectory()
     defer { directory.remove() }
     let path = directory.file("log")
@@ -53,7 +53,7 @@ import Testing
     #expect(FileCheckpoint(offset: 80).verdict(for: fd) == .shorter)
   }
 
-  @Test func aStoredFingerprintIsFoundAgainInTheSameFile() throws {
+  @Test func aStoredFingerprintIsFoundAgainInTheSameFile() async throws {
     let directory = TemporaryDirectory()
     defer { directory.remove() }
     let path = directory.file("log")
@@ -72,7 +72,7 @@ import Testing
     #expect(changed.fingerprint != stored.2)
   }
 
-  @Test func theDocumentationExamplePrintsWhatItSays() {
+  @Test func theDocumentationExamplePrintsWhatItSays() async throws {
     var checkpoint = FileCheckpoint()
     checkpoint.advance(over: Array("one\ntwo\n".utf8))
     #expect(checkpoint.offset == 8)

@@ -11,10 +11,11 @@ import Testing
   import Glibc
 #endif
 
-/// A descriptor stream that always has more to read shares its queue: a timer on the same queue
-/// ticks within 100 ms while the stream is flooded (issue 16, point 4). Serialized, so that two
+/// A descriptor stream that always has more to read shares its actor: a timer delivering on the
+/// same actor (the main actor) ticks within 100 ms while the stream is flooded (issue 16,
+/// point 4; since issue 17 the reader reads its next chunk only once the actor has the last). Serialized, so that two
 /// floods do not share the machine's two cores and blur each other's measurement.
-@Suite(.serialized, .checksLiveResources) struct FileDescriptorsFairnessTests {
+@MainActor @Suite(.serialized, .checksLiveResources) struct FileDescriptorsFairnessTests {
   /// The longest a tick may come after it was due while a stream on its queue is flooded.
   /// Under a sanitizer, whose runtime makes each delivery several times slower, the tests check
   /// only that the timer is not starved: before the fix it waited for the whole second of
@@ -23,41 +24,39 @@ import Testing
   /// How long each test floods its stream and watches the timer.
   static let window = 1.0
 
-  @Test func aFloodedPipeLeavesATimerOnTheSameQueueItsTurn() throws {
+  @Test func aFloodedPipeLeavesATimerOnTheSameActorItsTurn() async throws {
     let pipe = Pipe()
-    let queue = DispatchQueue(label: "shared")
     let lines = Counter()
     let flood = Flood(writingTo: pipe.write)
-    let reading = try FileDescriptors.lines(of: pipe.read, ownership: .streamCloses, on: queue)
+    let reading = try FileDescriptors.lines(of: pipe.read, ownership: .streamCloses)
       .subscribe(next: { _ in lines.add(1) })
-    #expect(eventually { lines.value > 0 })
+    #expect(await eventually { lines.value > 0 })
     let before = lines.value
-    let wait = try longestWaitForATick(on: queue, for: Self.window)
+    let wait = try await longestWaitForATick(for: Self.window)
     let during = lines.value - before
-    flood.stop()
+    await flood.stop()
     close(pipe.write)
     reading.unsubscribe()
     #expect(wait < Self.promise, "a tick waited \(wait) s")
     #expect(during > 0, "the flood was read during the measurement")
   }
 
-  @Test func aFloodedPipeOfBytesLeavesATimerOnTheSameQueueItsTurn() throws {
+  @Test func aFloodedPipeOfBytesLeavesATimerOnTheSameActorItsTurn() async throws {
     let pipe = Pipe()
-    let queue = DispatchQueue(label: "shared")
     let flood = Flood(writingTo: pipe.write)
     // A subscriber slower than the writer, as one that parses what it reads is: the pipe never
     // runs dry, so the reader always has more to read.
     let chunks = Counter()
-    let reading = try FileDescriptors.bytes(of: pipe.read, ownership: .streamCloses, on: queue)
+    let reading = try FileDescriptors.bytes(of: pipe.read, ownership: .streamCloses)
       .subscribe(next: { _ in
         chunks.add(1)
         usleep(1_000)
       })
-    #expect(eventually { chunks.value > 0 })
+    #expect(await eventually { chunks.value > 0 })
     let before = chunks.value
-    let wait = try longestWaitForATick(on: queue, for: Self.window)
+    let wait = try await longestWaitForATick(for: Self.window)
     let during = chunks.value - before
-    flood.stop()
+    await flood.stop()
     close(pipe.write)
     reading.unsubscribe()
     #expect(wait < Self.promise, "a tick waited \(wait) s")
@@ -65,7 +64,7 @@ import Testing
     #expect(during > 100, "\(during) chunks during the measurement")
   }
 
-  @Test func aLongRegularFileLeavesATimerOnTheSameQueueItsTurn() throws {
+  @Test func aLongRegularFileLeavesATimerOnTheSameActorItsTurn() async throws {
     let directory = TemporaryDirectory()
     defer { directory.remove() }
     let path = directory.file("long")
@@ -74,43 +73,41 @@ import Testing
     let writer = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     for _ in 0..<512 { _ = block.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) } }
     close(writer)
-    let queue = DispatchQueue(label: "shared")
     let lines = Counter()
     let statuses = Recorder<DescriptorStatus>()
     let fd = open(path, O_RDONLY)
-    let reading = try FileDescriptors.lines(of: fd, ownership: .streamCloses, on: queue)
+    let reading = try FileDescriptors.lines(of: fd, ownership: .streamCloses)
       .subscribe(next: { _ in lines.add(1) }, status: statuses.record)
-    #expect(eventually { lines.value > 0 })
-    let wait = try longestWaitForATick(on: queue, for: Self.window)
+    #expect(await eventually { lines.value > 0 })
+    let wait = try await longestWaitForATick(for: Self.window)
     reading.unsubscribe()
     #expect(wait < Self.promise, "a tick waited \(wait) s")
     #expect(statuses.values.isEmpty, "the file was read to its end during the measurement")
   }
 
-  @Test func anEndlessDeviceKeepsDeliveringAndLeavesATimerOnTheSameQueueItsTurn() throws {
-    let queue = DispatchQueue(label: "shared")
+  @Test func anEndlessDeviceKeepsDeliveringAndLeavesATimerOnTheSameActorItsTurn() async throws {
     let bytes = Counter()
     let zero = open("/dev/zero", O_RDONLY)
-    let reading = try FileDescriptors.bytes(of: zero, ownership: .streamCloses, on: queue)
+    let reading = try FileDescriptors.bytes(of: zero, ownership: .streamCloses)
       .subscribe(next: { bytes.add($0.count) })
-    #expect(eventually { bytes.value > 0 })
+    #expect(await eventually { bytes.value > 0 })
     let before = bytes.value
-    let wait = try longestWaitForATick(on: queue, for: Self.window)
+    let wait = try await longestWaitForATick(for: Self.window)
     let during = bytes.value - before
     reading.unsubscribe()
     #expect(wait < Self.promise, "a tick waited \(wait) s")
     #expect(during > 1 << 20, "\(during) bytes during the measurement")
   }
 
-  /// Ticks a 10 ms timer on `queue` for `seconds`; the longest a tick came after it was due, in
+  /// Ticks a 10 ms timer on the main actor, beside the stream, for `seconds`; the longest a tick came after it was due, in
   /// seconds: the longest time from the start to the first tick, between two ticks, or from the
   /// last tick to the end, less the 10 ms interval.
-  func longestWaitForATick(on queue: DispatchQueue, for seconds: Double) throws -> Double {
+  func longestWaitForATick(for seconds: Double) async throws -> Double {
     let ticks = Recorder<UInt64>()
     let start = DispatchTime.now().uptimeNanoseconds
-    let ticking = try Timers.every(.milliseconds(10), on: queue)
+    let ticking = try Timers.every(.milliseconds(10))
       .subscribe { _ in ticks.record(DispatchTime.now().uptimeNanoseconds) }
-    Thread.sleep(forTimeInterval: seconds)
+    try await Task.sleep(for: .seconds(seconds))
     let end = DispatchTime.now().uptimeNanoseconds
     ticking.unsubscribe()
     let times = [start] + ticks.values.filter { $0 <= end } + [end]
@@ -119,7 +116,7 @@ import Testing
   }
 }
 
-/// A count that the delivery queue adds to and the test reads.
+/// A count that a subscriber adds to and the test reads.
 final class Counter: Sendable {
   private let count = LockedState(0)
   func add(_ amount: Int) { count.withLock { $0 += amount } }
@@ -129,7 +126,7 @@ final class Counter: Sendable {
 /// A thread that writes "y\n" to a pipe as fast as it can, like `yes`, until ``stop()``.
 final class Flood: Sendable {
   private let stopped = Atomic(false)
-  private let finished = DispatchSemaphore(value: 0)
+  private let finished = Atomic(false)
 
   init(writingTo fd: Int32) {
     Thread.detachNewThread { [self] in
@@ -137,13 +134,14 @@ final class Flood: Sendable {
       while !stopped.load(ordering: .relaxed) {
         _ = block.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
       }
-      finished.signal()
+      finished.store(true, ordering: .releasing)
     }
   }
 
-  /// Stops the writer and waits for its last write, which the reader must still drain.
-  func stop() {
+  /// Stops the writer and waits for its last write, which the reader must still drain: without
+  /// blocking the thread, since the reader reads on only once the test's actor has its chunks.
+  func stop() async {
     stopped.store(true, ordering: .relaxed)
-    finished.wait()
+    while !finished.load(ordering: .acquiring) { try? await Task.sleep(for: .milliseconds(1)) }
   }
 }

@@ -13,25 +13,25 @@ import Testing
 // Serialized: many read sources registered and cancelled at once, from parallel tests, crash
 // libdispatch's epoll loop on Linux now and then (swift-corelibs-libdispatch#949; see
 // Guarantees.md, "What is not guaranteed").
-@Suite(.serialized, .checksLiveResources) struct FileDescriptorsTests {
-  @Test func linesOfAPipeSplitOnLineFeedsAcceptCRLFAndWaitForUnfinishedLines() throws {
+@MainActor @Suite(.serialized, .checksLiveResources) struct FileDescriptorsTests {
+  @Test func linesOfAPipeSplitOnLineFeedsAcceptCRLFAndWaitForUnfinishedLines() async throws {
     let pipe = Pipe()
     let lines = Recorder<String>()
     let statuses = Recorder<DescriptorStatus>()
     let subscription = try FileDescriptors.lines(of: pipe.read, ownership: .streamCloses)
       .subscribe(next: lines.record, status: statuses.record)
     pipe.send("one\ntwo\r\nthr")
-    #expect(lines.wait(forCount: 2))
+    #expect(await lines.arrival(ofCount: 2))
     pipe.send("ee\nfour")
-    #expect(lines.wait(forCount: 3))
+    #expect(await lines.arrival(ofCount: 3))
     close(pipe.write)
-    #expect(statuses.wait(forCount: 1))
+    #expect(await statuses.arrival(ofCount: 1))
     #expect(lines.values == ["one", "two", "three", "four"])
     #expect(statuses.values == [.endOfFile])
     subscription.unsubscribe()
   }
 
-  @Test func bytesOfAPipeArriveInOrderThenEndOfFile() throws {
+  @Test func bytesOfAPipeArriveInOrderThenEndOfFile() async throws {
     let pipe = Pipe()
     let bytes = Recorder<UInt8>()
     let statuses = Recorder<DescriptorStatus>()
@@ -39,13 +39,13 @@ import Testing
       .subscribe(next: { $0.forEach(bytes.record) }, status: statuses.record)
     for chunk in ["ab", "cd", "ef"] { pipe.send(chunk) }
     close(pipe.write)
-    #expect(statuses.wait(forCount: 1))
+    #expect(await statuses.arrival(ofCount: 1))
     #expect(String(decoding: bytes.values, as: UTF8.self) == "abcdef")
     #expect(statuses.values == [.endOfFile])
     subscription.unsubscribe()
   }
 
-  @Test func streamClosesAnOwnedDescriptorWhenItsSubscriptionEnds() throws {
+  @Test func streamClosesAnOwnedDescriptorWhenItsSubscriptionEnds() async throws {
     let pipe = Pipe()
     defer { close(pipe.write) }
     let identity = FileIdentity(pipe.read)
@@ -53,10 +53,10 @@ import Testing
       .subscribe(next: { _ in })
     #expect(isStillOpen(pipe.read, identity))
     subscription.unsubscribe()
-    #expect(eventually { !isStillOpen(pipe.read, identity) })
+    #expect(await eventually { !isStillOpen(pipe.read, identity) })
   }
 
-  @Test func streamLeavesABorrowedDescriptorOpen() throws {
+  @Test func streamLeavesABorrowedDescriptorOpen() async throws {
     let pipe = Pipe()
     defer {
       close(pipe.read)
@@ -65,17 +65,17 @@ import Testing
     let lines = Recorder<String>()
     let stream = try FileDescriptors.lines(of: pipe.read, ownership: .callerCloses)
     stream.subscribe(next: lines.record).unsubscribe()
-    Thread.sleep(forTimeInterval: 0.05)
+    try await Task.sleep(for: .seconds(0.05))
     #expect(isOpen(pipe.read))
     // The descriptor still works: a new subscription reads it.
     let subscription = stream.subscribe(next: lines.record)
     pipe.send("still here\n")
-    #expect(lines.wait(forCount: 1))
+    #expect(await lines.arrival(ofCount: 1))
     #expect(lines.values == ["still here"])
     subscription.unsubscribe()
   }
 
-  @Test func anOwnedDescriptorIsClosedWhenTheStreamGoesAwayUnsubscribed() throws {
+  @Test func anOwnedDescriptorIsClosedWhenTheStreamGoesAwayUnsubscribed() async throws {
     let pipe = Pipe()
     defer { close(pipe.write) }
     let identity = FileIdentity(pipe.read)
@@ -84,7 +84,7 @@ import Testing
   }
 
   @Test func subscribingAgainAfterTheStreamClosedItsDescriptorReportsItOnTheStatusChannel()
-    throws
+    async throws
   {
     let pipe = Pipe()
     defer { close(pipe.write) }
@@ -92,12 +92,12 @@ import Testing
     stream.subscribe(next: { _ in }).unsubscribe()
     let statuses = Recorder<DescriptorStatus>()
     let subscription = stream.subscribe(next: { _ in }, status: statuses.record)
-    #expect(statuses.wait(forCount: 1))
+    #expect(await statuses.arrival(ofCount: 1))
     #expect(statuses.values == [.failed(.closedByStream(pipe.read))])
     subscription.unsubscribe()
   }
 
-  @Test func badDescriptorsAreThrownWhenTheStreamIsMade() throws {
+  @Test func badDescriptorsAreThrownWhenTheStreamIsMade() async throws {
     #expect(throws: FileDescriptorError.negative(-1)) {
       try FileDescriptors.lines(of: -1, ownership: .callerCloses)
     }
@@ -131,7 +131,7 @@ import Testing
     }
   }
 
-  @Test func aRegularFileIsReadOnceWithItsLastLineFlushedWithoutRefill() throws {
+  @Test func aRegularFileIsReadOnceWithItsLastLineFlushedWithoutRefill() async throws {
     let directory = TemporaryDirectory()
     defer { directory.remove() }
     let path = directory.file("log")
@@ -141,13 +141,13 @@ import Testing
     let fd = open(path, O_RDONLY)
     let subscription = try FileDescriptors.lines(of: fd, ownership: .streamCloses)
       .subscribe(next: lines.record, status: statuses.record)
-    #expect(statuses.wait(forCount: 1))
+    #expect(await statuses.arrival(ofCount: 1))
     #expect(lines.values == ["a", "b", "last"])
     #expect(statuses.values == [.endOfFile])
     subscription.unsubscribe()
   }
 
-  @Test func aFollowedRegularFileReadsWhatIsAppendedAndRestartsAfterTruncation() throws {
+  @Test func aFollowedRegularFileReadsWhatIsAppendedAndRestartsAfterTruncation() async throws {
     let directory = TemporaryDirectory()
     defer { directory.remove() }
     let path = directory.file("log")
@@ -159,25 +159,25 @@ import Testing
     let subscription = try FileDescriptors.lines(
       of: fd, ownership: .streamCloses, refill: refill.stream
     ).subscribe(next: lines.record, status: statuses.record)
-    #expect(lines.wait(forCount: 1))
+    #expect(await lines.arrival(ofCount: 1))
     append("second\nhalf", to: path)
     refill.fire()
-    #expect(lines.wait(forCount: 2))
+    #expect(await lines.arrival(ofCount: 2))
     append(" done\n", to: path)
     refill.fire()
-    #expect(lines.wait(forCount: 3))
+    #expect(await lines.arrival(ofCount: 3))
     truncate(path, 0)
     append("again\n", to: path)
     refill.fire()
-    #expect(lines.wait(forCount: 4))
+    #expect(await lines.arrival(ofCount: 4))
     #expect(lines.values == ["first", "second", "half done", "again"])
-    #expect(statuses.wait { $0.contains(.truncated) })
+    #expect(await statuses.arrival { $0.contains(.truncated) })
     subscription.unsubscribe()
   }
 
   /// copytruncate with a fast writer: the file is emptied and written past the old read
   /// position before the reader looks again, so it never looks shorter.
-  @Test func aFileTruncatedAndRewrittenPastTheReadPositionIsReadAgainFromItsStart() throws {
+  @Test func aFileTruncatedAndRewrittenPastTheReadPositionIsReadAgainFromItsStart() async throws {
     let directory = TemporaryDirectory()
     defer { directory.remove() }
     let path = directory.file("log")
@@ -188,11 +188,11 @@ import Testing
     let subscription = try FileDescriptors.lines(
       of: open(path, O_RDONLY), ownership: .streamCloses, refill: refill.stream
     ).subscribe(next: lines.record, status: statuses.record)
-    #expect(lines.wait(forCount: 2))
+    #expect(await lines.arrival(ofCount: 2))
     truncate(path, 0)
     append("new line 1, longer than the whole old file\nnew line 2\n", to: path)
     refill.fire()
-    #expect(lines.wait(forCount: 4))
+    #expect(await lines.arrival(ofCount: 4))
     #expect(
       lines.values == [
         "line 1", "line 2", "new line 1, longer than the whole old file", "new line 2",
@@ -203,7 +203,7 @@ import Testing
 
   /// The same, while a read pass is going on: the file is truncated and written again between
   /// two reads of one pass (here by the subscriber, on the delivery of a line).
-  @Test func aFileRewrittenDuringAReadPassIsReadAgainFromItsStart() throws {
+  @Test func aFileRewrittenDuringAReadPassIsReadAgainFromItsStart() async throws {
     let directory = TemporaryDirectory()
     defer { directory.remove() }
     let path = directory.file("log")
@@ -221,8 +221,8 @@ import Testing
           append("new line 1, longer than the whole old file\nnew line 2\n", to: path)
         }
       }, status: statuses.record)
-    #expect(lines.wait(forCount: 4))
-    #expect(statuses.wait { $0.contains(.endOfFile) })
+    #expect(await lines.arrival(ofCount: 4))
+    #expect(await statuses.arrival { $0.contains(.endOfFile) })
     #expect(
       lines.values == [
         "line 1", "line 2", "new line 1, longer than the whole old file", "new line 2",
@@ -232,7 +232,7 @@ import Testing
   }
 
   /// The same, when the new content is exactly as long as what was read.
-  @Test func aFileRewrittenToTheSameLengthIsReadAgainFromItsStart() throws {
+  @Test func aFileRewrittenToTheSameLengthIsReadAgainFromItsStart() async throws {
     let directory = TemporaryDirectory()
     defer { directory.remove() }
     let path = directory.file("log")
@@ -243,38 +243,33 @@ import Testing
     let subscription = try FileDescriptors.lines(
       of: open(path, O_RDONLY), ownership: .streamCloses, refill: refill.stream
     ).subscribe(next: lines.record, status: statuses.record)
-    #expect(lines.wait(forCount: 1))
+    #expect(await lines.arrival(ofCount: 1))
     truncate(path, 0)
     append("new 1\n", to: path)
     refill.fire()
-    #expect(lines.wait(forCount: 2))
+    #expect(await lines.arrival(ofCount: 2))
     #expect(lines.values == ["old 1", "new 1"])
     #expect(statuses.values.contains(.truncated))
     subscription.unsubscribe()
   }
 
-  @Test func unsubscribeOnTheDeliveryQueueStopsTheRestOfAChunk() throws {
+  @Test func unsubscribeInTheSubscriberStopsTheRestOfAChunk() async throws {
     let pipe = Pipe()
     defer { close(pipe.write) }
     let lines = Recorder<String>()
-    let queue = DispatchQueue(label: "delivery")
-    nonisolated(unsafe) var subscription: Subscription?
-    let ready = DispatchSemaphore(value: 0)
-    queue.sync {
-      subscription = try? FileDescriptors.lines(of: pipe.read, ownership: .streamCloses, on: queue)
-        .subscribe(next: { line in
-          lines.record(line)
-          subscription?.unsubscribe()
-          ready.signal()
-        })
-    }
+    var subscription: Subscription?
+    subscription = try FileDescriptors.lines(of: pipe.read, ownership: .streamCloses)
+      .subscribe(next: { line in
+        lines.record(line)
+        subscription?.unsubscribe()
+      })
     pipe.send("1\n2\n3\n")
-    #expect(ready.wait(timeout: .now() + 5) == .success)
-    Thread.sleep(forTimeInterval: 0.05)
+    #expect(await lines.arrival(ofCount: 1))
+    try await Task.sleep(for: .seconds(0.05))
     #expect(lines.values == ["1"])
   }
 
-  @Test func aLineLongerThanTheMaximumIsDeliveredInPieces() throws {
+  @Test func aLineLongerThanTheMaximumIsDeliveredInPieces() async throws {
     let pipe = Pipe()
     let lines = Recorder<String>()
     let statuses = Recorder<DescriptorStatus>()
@@ -283,12 +278,12 @@ import Testing
     ).subscribe(next: lines.record, status: statuses.record)
     pipe.send("abcdefghij\nxy\n")
     close(pipe.write)
-    #expect(statuses.wait(forCount: 1))
+    #expect(await statuses.arrival(ofCount: 1))
     #expect(lines.values == ["abcd", "efgh", "ij", "xy"])
     subscription.unsubscribe()
   }
 
-  @Test func readinessStreamsDeliverWhenTheDescriptorIsReady() throws {
+  @Test func readinessStreamsDeliverWhenTheDescriptorIsReady() async throws {
     let pipe = Pipe()
     defer {
       close(pipe.read)
@@ -297,7 +292,7 @@ import Testing
     let writable = Recorder<Int>()
     let writing = try FileDescriptors.writable(pipe.write, ownership: .callerCloses)
       .subscribe(next: writable.record)
-    #expect(writable.wait(forCount: 1))
+    #expect(await writable.arrival(ofCount: 1))
     writing.unsubscribe()
     let readable = Recorder<Int>()
     let reading = try FileDescriptors.readable(pipe.read, ownership: .callerCloses)
@@ -308,12 +303,12 @@ import Testing
         readable.record(available)
       })
     pipe.send("x")
-    #expect(readable.wait(forCount: 1))
+    #expect(await readable.arrival(ofCount: 1))
     reading.unsubscribe()
     #expect(readable.values.first == 1)
   }
 
-  @Test func manySubscriptionsLeaveNoDescriptorOpen() throws {
+  @Test func manySubscriptionsLeaveNoDescriptorOpen() async throws {
     var identities: [(Int32, FileIdentity?)] = []
     for _ in 0..<200 {
       let pipe = Pipe()
@@ -322,11 +317,11 @@ import Testing
       let subscription = try FileDescriptors.lines(of: pipe.read, ownership: .streamCloses)
         .subscribe(next: lines.record)
       pipe.send("x\n")
-      #expect(lines.wait(forCount: 1))
+      #expect(await lines.arrival(ofCount: 1))
       subscription.unsubscribe()
       close(pipe.write)
     }
-    #expect(eventually { identities.allSatisfy { !isStillOpen($0.0, $0.1) } })
+    #expect(await eventually { identities.allSatisfy { !isStillOpen($0.0, $0.1) } })
   }
 }
 

@@ -10,8 +10,8 @@ import Testing
   import Glibc
 #endif
 
-@Suite(.checksLiveResources) struct FileWatchTests {
-  @Test func aPathWatchReportsModificationRenameAndTheNextFileAtThePath() throws {
+@MainActor @Suite(.checksLiveResources) struct FileWatchTests {
+  @Test func aPathWatchReportsModificationRenameAndTheNextFileAtThePath() async throws {
     let directory = TemporaryDirectory()
     defer { directory.remove() }
     let path = directory.file("app.log")
@@ -19,22 +19,22 @@ import Testing
     let changes = Recorder<FileChange>()
     let subscription = try FileWatch.changes(at: path).subscribe(changes.record)
     append("y\n", to: path)
-    #expect(changes.wait { $0.contains(.modified) })
+    #expect(await changes.arrival { $0.contains(.modified) })
     rename(path, path + ".1")
-    #expect(changes.wait { $0.contains(.renamed) })
+    #expect(await changes.arrival { $0.contains(.renamed) })
     append("z\n", to: path)
-    #expect(changes.wait { $0.contains(.created) })
+    #expect(await changes.arrival { $0.contains(.created) })
     // The watch moved to the new file: its modification is reported, not the old one's.
     let before = changes.values.count
     append("old\n", to: path + ".1")
     append("new\n", to: path)
-    #expect(changes.wait { $0.count > before })
-    Thread.sleep(forTimeInterval: 0.05)
+    #expect(await changes.arrival { $0.count > before })
+    try await Task.sleep(for: .seconds(0.05))
     #expect(Set(changes.values.dropFirst(before)) == [.modified])
     subscription.unsubscribe()
   }
 
-  @Test func aFileMovedOverThePathIsReportedAsReplaced() throws {
+  @Test func aFileMovedOverThePathIsReportedAsReplaced() async throws {
     let directory = TemporaryDirectory()
     defer { directory.remove() }
     let path = directory.file("config")
@@ -43,13 +43,13 @@ import Testing
     let changes = Recorder<FileChange>()
     let subscription = try FileWatch.changes(at: path).subscribe(changes.record)
     rename(directory.file("config.tmp"), path)
-    #expect(changes.wait { $0.contains(.replaced) })
+    #expect(await changes.arrival { $0.contains(.replaced) })
     unlink(path)
-    #expect(changes.wait { $0.contains(.deleted) })
+    #expect(await changes.arrival { $0.contains(.deleted) })
     subscription.unsubscribe()
   }
 
-  @Test func aDescriptorWatchFollowsTheFileWhereverItGoes() throws {
+  @Test func aDescriptorWatchFollowsTheFileWhereverItGoes() async throws {
     let directory = TemporaryDirectory()
     defer { directory.remove() }
     let path = directory.file("app.log")
@@ -59,15 +59,15 @@ import Testing
     let changes = Recorder<FileChange>()
     let subscription = try FileWatch.changes(of: fd).subscribe(changes.record)
     rename(path, path + ".1")
-    #expect(changes.wait { $0.contains(.renamed) })
+    #expect(await changes.arrival { $0.contains(.renamed) })
     append("y\n", to: path + ".1")
-    #expect(changes.wait { $0.contains(.modified) })
+    #expect(await changes.arrival { $0.contains(.modified) })
     unlink(path + ".1")
-    #expect(changes.wait { $0.contains(.deleted) })
+    #expect(await changes.arrival { $0.contains(.deleted) })
     subscription.unsubscribe()
   }
 
-  @Test func badPathsAndDescriptorsAreThrownWhenTheStreamIsMade() throws {
+  @Test func badPathsAndDescriptorsAreThrownWhenTheStreamIsMade() async throws {
     let directory = TemporaryDirectory()
     defer { directory.remove() }
     let missing = directory.file("missing")
@@ -81,7 +81,7 @@ import Testing
     }
   }
 
-  @Test func subscriptionsShareOneWatchAndUnsubscribedOnesHearNothing() throws {
+  @Test func subscriptionsShareOneWatchAndUnsubscribedOnesHearNothing() async throws {
     let directory = TemporaryDirectory()
     defer { directory.remove() }
     let path = directory.file("app.log")
@@ -92,18 +92,18 @@ import Testing
     let one = stream.subscribe(first.record)
     let two = stream.subscribe(second.record)
     append("y\n", to: path)
-    #expect(first.wait { !$0.isEmpty })
-    #expect(second.wait { !$0.isEmpty })
+    #expect(await first.arrival { !$0.isEmpty })
+    #expect(await second.arrival { !$0.isEmpty })
     one.unsubscribe()
     let heard = first.values.count
     append("z\n", to: path)
-    #expect(second.wait { $0.count > heard })
-    Thread.sleep(forTimeInterval: 0.05)
+    #expect(await second.arrival { $0.count > heard })
+    try await Task.sleep(for: .seconds(0.05))
     #expect(first.values.count == heard)
     two.unsubscribe()
   }
 
-  @Test func manyWatchesMadeAndDroppedLeaveNoDescriptorOpen() throws {
+  @Test func manyWatchesMadeAndDroppedLeaveNoDescriptorOpen() async throws {
     let directory = TemporaryDirectory()
     defer { directory.remove() }
     let path = directory.file("app.log")
@@ -113,14 +113,14 @@ import Testing
       let changes = Recorder<FileChange>()
       let subscription = try FileWatch.changes(at: path).subscribe(changes.record)
       append("y\n", to: path)
-      #expect(changes.wait { !$0.isEmpty })
+      #expect(await changes.arrival { !$0.isEmpty })
       subscription.unsubscribe()
     }
     // Other tests open descriptors in parallel: allow for them, but not for 100 watches.
-    #expect(eventually { openDescriptorCount() < before + 20 })
+    #expect(await eventually { openDescriptorCount() < before + 20 })
   }
 
-  @Test func watchesMadeAndDroppedBackToBackNeverRunOutOfInotifyInstances() throws {
+  @Test func watchesMadeAndDroppedBackToBackNeverRunOutOfInotifyInstances() async throws {
     // The system allows 128 inotify instances per user by default; a watch whose instance is
     // closed later, on a queue, lets them pile up when watches come and go quickly.
     let directory = TemporaryDirectory()
@@ -138,7 +138,8 @@ import Testing
     }
   }
 
-  @Test func aSubscriberReleasedByUnsubscribeMayEndAnotherSubscriptionOfTheSameWatch() throws {
+  @Test func aSubscriberReleasedByUnsubscribeMayEndAnotherSubscriptionOfTheSameWatch() async throws
+  {
     let directory = TemporaryDirectory()
     defer { directory.remove() }
     let path = directory.file("app.log")
@@ -163,7 +164,7 @@ import Testing
     #expect(finished.wait(timeout: .now() + 10) == .success, "unsubscribe() never returned")
   }
 
-  @Test func aDescriptorWatchNeverLooksAtAnotherFileThatReusedTheNumber() throws {
+  @Test func aDescriptorWatchNeverLooksAtAnotherFileThatReusedTheNumber() async throws {
     let directory = TemporaryDirectory()
     defer { directory.remove() }
     let watched = directory.file("watched")
@@ -183,8 +184,8 @@ import Testing
     unlink(other)
     // A change of the watched file's attributes must not be read as the other file's deletion.
     chmod(watched, 0o600)
-    #expect(changes.wait { $0.contains(.attributes) })
-    Thread.sleep(forTimeInterval: 0.1)
+    #expect(await changes.arrival { $0.contains(.attributes) })
+    try await Task.sleep(for: .seconds(0.1))
     #expect(!changes.values.contains(.deleted), "\(changes.values)")
     subscription.unsubscribe()
   }

@@ -11,10 +11,10 @@ import Testing
 
 /// Every producer's bad inputs, in one table each: each gets its documented thrown error, with
 /// no crash, no descriptor left open and no signal disposition changed.
-@Suite(.checksLiveResources) struct HostileInputTests {
+@MainActor @Suite(.checksLiveResources) struct HostileInputTests {
   /// A descriptor number that was open and is closed now; high, so that no test running in
   /// parallel is given it again.
-  static let closedDescriptor: Int32 = {
+  nonisolated static let closedDescriptor: Int32 = {
     let pipe = Pipe()
     let number = dup2(pipe.read, 901)
     close(number)
@@ -28,9 +28,11 @@ import Testing
     (closedDescriptor, .notOpen(closedDescriptor)),
     (Int32(987_654), .notOpen(987_654)),
   ])
-  func badDescriptorsAreRefusedByEveryDescriptorStream(fd: Int32, error: FileDescriptorError) {
+  func badDescriptorsAreRefusedByEveryDescriptorStream(
+    fd: Int32, error: FileDescriptorError
+  ) async {
     #expect(
-      leavesNoDescriptorOpen {
+      await leavesNoDescriptorOpen {
         #expect(throws: error) { try FileDescriptors.lines(of: fd, ownership: .streamCloses) }
         #expect(throws: error) { try FileDescriptors.bytes(of: fd, ownership: .callerCloses) }
         #expect(throws: error) { try FileDescriptors.readable(fd, ownership: .callerCloses) }
@@ -41,13 +43,13 @@ import Testing
 
   /// Runs `body` 50 times; whether the process's descriptors did not grow with it. Other
   /// tests open descriptors in parallel, so a few more are allowed, but not one per run.
-  func leavesNoDescriptorOpen(_ body: () -> Void) -> Bool {
+  func leavesNoDescriptorOpen(_ body: () -> Void) async -> Bool {
     let before = openDescriptorCount()
     for _ in 0..<50 { body() }
-    return eventually { openDescriptorCount() < before + 20 }
+    return await eventually { openDescriptorCount() < before + 20 }
   }
 
-  @Test func aDirectoryDescriptorIsRefusedAndLeftOpenForItsOwner() {
+  @Test func aDirectoryDescriptorIsRefusedAndLeftOpenForItsOwner() async throws {
     let directory = open("/tmp", O_RDONLY | O_DIRECTORY)
     defer { close(directory) }
     #expect(throws: FileDescriptorError.isDirectory(directory)) {
@@ -90,7 +92,7 @@ import Testing
     #expect(throws: TimerError.self) { try Timers.every(seconds: seconds) }
   }
 
-  @Test func missingPathsAreRefusedByTheWatch() {
+  @Test func missingPathsAreRefusedByTheWatch() async throws {
     let directory = TemporaryDirectory()
     defer { directory.remove() }
     let missing = directory.file("missing")
@@ -98,13 +100,13 @@ import Testing
     append("x", to: directory.file("file"))
     let through = directory.file("file") + "/child"
     #expect(
-      leavesNoDescriptorOpen {
+      await leavesNoDescriptorOpen {
         #expect(throws: FileWatchError.notFound(missing)) { try FileWatch.changes(at: missing) }
         #expect(throws: FileWatchError.notFound(through)) { try FileWatch.changes(at: through) }
       })
   }
 
-  @Test func aPathDeletedWhileWatchedIsReportedAndTheWatchWaitsForItsReturn() throws {
+  @Test func aPathDeletedWhileWatchedIsReportedAndTheWatchWaitsForItsReturn() async throws {
     let directory = TemporaryDirectory()
     defer { directory.remove() }
     let path = directory.file("watched")
@@ -112,13 +114,13 @@ import Testing
     let changes = Recorder<FileChange>()
     let subscription = try FileWatch.changes(at: path).subscribe(changes.record)
     unlink(path)
-    #expect(changes.wait { $0.contains(.deleted) })
+    #expect(await changes.arrival { $0.contains(.deleted) })
     append("y", to: path)
-    #expect(changes.wait { $0.contains(.created) })
+    #expect(await changes.arrival { $0.contains(.created) })
     subscription.unsubscribe()
   }
 
-  @Test func aFileTruncatedWhileFollowedIsReadAgainFromItsStart() throws {
+  @Test func aFileTruncatedWhileFollowedIsReadAgainFromItsStart() async throws {
     let directory = TemporaryDirectory()
     defer { directory.remove() }
     let path = directory.file("log")
@@ -130,16 +132,16 @@ import Testing
     let subscription = try FileDescriptors.lines(
       of: fd, ownership: .streamCloses, refill: changes.map { _ in () }
     ).subscribe(next: lines.record, status: statuses.record)
-    #expect(lines.wait(forCount: 1))
+    #expect(await lines.arrival(ofCount: 1))
     truncate(path, 0)
-    #expect(statuses.wait { $0.contains(.truncated) })
+    #expect(await statuses.arrival { $0.contains(.truncated) })
     append("short\n", to: path)
-    #expect(lines.wait(forCount: 2))
+    #expect(await lines.arrival(ofCount: 2))
     #expect(lines.values == ["long first line", "short"])
     subscription.unsubscribe()
   }
 
-  @Test func aFileTruncatedWhileAPassIsUnderWayIsReadAgainFromItsStart() throws {
+  @Test func aFileTruncatedWhileAPassIsUnderWayIsReadAgainFromItsStart() async throws {
     let directory = TemporaryDirectory()
     defer { directory.remove() }
     let path = directory.file("log")
@@ -161,16 +163,16 @@ import Testing
         }
       },
       status: statuses.record)
-    #expect(lines.wait(forCount: 1))
+    #expect(await lines.arrival(ofCount: 1))
     append("second\n", to: path)
     refill.fire()
-    #expect(lines.wait(forCount: 3))
-    #expect(statuses.wait { $0.contains(.truncated) })
+    #expect(await lines.arrival(ofCount: 3))
+    #expect(await statuses.arrival { $0.contains(.truncated) })
     subscription.unsubscribe()
     #expect(lines.values == ["first", "second", "again"])
   }
 
-  @Test func devNullSaysEndOfFileAtOnceOnTheBytesAndLinesStreams() throws {
+  @Test func devNullSaysEndOfFileAtOnceOnTheBytesAndLinesStreams() async throws {
     let null = open("/dev/null", O_RDONLY)
     defer { close(null) }
     let bytes = Recorder<[UInt8]>()
@@ -181,8 +183,8 @@ import Testing
       .subscribe(next: bytes.record, status: byteStatuses.record)
     let readingLines = try FileDescriptors.lines(of: null, ownership: .callerCloses)
       .subscribe(next: lines.record, status: lineStatuses.record)
-    #expect(byteStatuses.wait(forCount: 1, seconds: 5))
-    #expect(lineStatuses.wait(forCount: 1, seconds: 5))
+    #expect(await byteStatuses.arrival(ofCount: 1, seconds: 5))
+    #expect(await lineStatuses.arrival(ofCount: 1, seconds: 5))
     readingBytes.unsubscribe()
     readingLines.unsubscribe()
     #expect(byteStatuses.values == [.endOfFile])
@@ -192,7 +194,7 @@ import Testing
   }
 
   @Test(arguments: ["/proc/self/limits", "/proc/uptime"])
-  func aFollowedProcFileIsReadOnceAndNeverReportedTruncated(path: String) throws {
+  func aFollowedProcFileIsReadOnceAndNeverReportedTruncated(path: String) async throws {
     // Files whose size reads 0 in `stat`; the first keeps its content, the second has new
     // content every 10 ms, of the same length.
     let fd = open(path, O_RDONLY)
@@ -200,22 +202,20 @@ import Testing
     var info = stat()
     fstat(fd, &info)
     #expect(info.st_size == 0)
-    let queue = DispatchQueue(label: "proc")
     let refill = Broadcaster()
     let lines = Recorder<String>()
     let statuses = Recorder<DescriptorStatus>()
     let subscription = try FileDescriptors.lines(
-      of: fd, ownership: .streamCloses, on: queue, refill: refill.stream
+      of: fd, ownership: .streamCloses, refill: refill.stream
     ).subscribe(next: lines.record, status: statuses.record)
-    #expect(statuses.wait(forCount: 1))
+    #expect(await statuses.arrival(ofCount: 1))
     let count = lines.count
     #expect(count > 0)
     for _ in 0..<3 {
-      Thread.sleep(forTimeInterval: 0.03)
+      try await Task.sleep(for: .seconds(0.03))
       refill.fire()
-      // Let the pass run to its end: a few turns of the queue, and a moment for good measure.
-      for _ in 0..<8 { queue.sync {} }
-      Thread.sleep(forTimeInterval: 0.05)
+      // Let the pass run to its end: a moment, with the main actor free to take its lines.
+      try await Task.sleep(for: .seconds(0.1))
     }
     subscription.unsubscribe()
     #expect(statuses.values == [.endOfFile])

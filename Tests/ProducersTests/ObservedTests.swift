@@ -1,4 +1,3 @@
-import Dispatch
 import IndefiniteObservable
 import Multicast
 import Observation
@@ -16,171 +15,189 @@ import Testing
   var title = "blue"
 }
 
-/// A model confined to one serial queue, as the stream's contract asks: every read and write of
-/// it happens in `run`.
-private final class Confined: @unchecked Sendable {
-  // `player` is touched only on `queue`.
-  let queue = DispatchQueue(label: "ObservedTests.model")
+/// A model on the main actor, where the tests run and the streams deliver: every read and
+/// write of it happens there.
+@MainActor private final class Confined {
   let player = Player()
 
   func run<R>(_ body: (Player) -> R) -> R {
-    queue.sync { body(player) }
+    body(player)
   }
 
-  /// Waits until every block queued so far, the stream's re-reads included, has run.
-  func drain() {
-    queue.sync {}
-    queue.sync {}
+  /// Waits until the stream's re-reads scheduled so far have run on the main actor (they are
+  /// main-actor jobs, which run in the order they were scheduled).
+  func drain() async {
+    for _ in 0..<2 { await Task { @MainActor in }.value }
   }
 }
 
-@Suite(.checksLiveResources) struct ObservedTests {
-  @Test func theCurrentValueArrivesDuringSubscribeThenEachChangeOnTheQueue() {
+/// An actor of its own that owns a model, makes a stream of it and changes it.
+private actor Scorer {
+  private let player = Player()
+  private var subscription: Subscription?
+  private(set) var seen: [Int] = []
+
+  func start() {
+    subscription = Observed.values(\.score, of: player).subscribe { score in
+      self.assertIsolated()  // read and delivered on this actor
+      self.seen.append(score)
+    }
+  }
+
+  func score(_ points: Int) {
+    player.score = points
+  }
+
+  func stop() {
+    subscription?.unsubscribe()
+  }
+}
+
+@MainActor @Suite(.checksLiveResources) struct ObservedTests {
+  @Test func theCurrentValueArrivesDuringSubscribeThenEachChangeOnTheActor() async throws {
     let model = Confined()
     let seen = Recorder<Int>()
     let subscription = model.run { player in
-      let subscription = Observed.values(\.score, of: player, on: model.queue).subscribe {
-        dispatchPrecondition(condition: .onQueue(model.queue))
+      let subscription = Observed.values(\.score, of: player).subscribe {
+        MainActor.assertIsolated()
         seen.record($0)
       }
       #expect(seen.values == [0])  // synchronous, before subscribe returned
       return subscription
     }
     model.run { $0.score = 1 }
-    model.drain()
+    await model.drain()
     model.run { $0.score = 2 }
-    model.drain()
+    await model.drain()
     #expect(seen.values == [0, 1, 2])
     subscription.unsubscribe()
   }
 
-  @Test func changesMadeInOneTurnOfTheQueueArriveOnceAsTheLatestValue() {
+  @Test func changesMadeInOneTurnOfTheActorArriveOnceAsTheLatestValue() async throws {
     let model = Confined()
     let seen = Recorder<Int>()
     let subscription = model.run {
-      Observed.values(\.score, of: $0, on: model.queue).subscribe(seen.record)
+      Observed.values(\.score, of: $0).subscribe(seen.record)
     }
     model.run { player in
       player.score = 1
       player.score = 2
       player.score = 3
     }
-    model.drain()
+    await model.drain()
     #expect(seen.values == [0, 3])
     subscription.unsubscribe()
   }
 
-  @Test func changesToOtherPropertiesAreNotDelivered() {
+  @Test func changesToOtherPropertiesAreNotDelivered() async throws {
     let model = Confined()
     let seen = Recorder<Int>()
     let subscription = model.run {
-      Observed.values(\.score, of: $0, on: model.queue).subscribe(seen.record)
+      Observed.values(\.score, of: $0).subscribe(seen.record)
     }
     model.run { $0.name = "grace" }
-    model.drain()
+    await model.drain()
     #expect(seen.values == [0])
     subscription.unsubscribe()
   }
 
-  @Test func aKeyPathThroughNestedObservablesTracksEveryStep() {
+  @Test func aKeyPathThroughNestedObservablesTracksEveryStep() async throws {
     let model = Confined()
     let seen = Recorder<String?>()
     let subscription = model.run {
-      Observed.values(\.team?.title, of: $0, on: model.queue).subscribe(seen.record)
+      Observed.values(\.team?.title, of: $0).subscribe(seen.record)
     }
     let blue = Team()
     model.run { $0.team = blue }
-    model.drain()
+    await model.drain()
     model.run { _ in blue.title = "green" }
-    model.drain()
+    await model.drain()
     model.run { $0.team = nil }
-    model.drain()
+    await model.drain()
     #expect(seen.values == [nil, "blue", "green", nil])
     subscription.unsubscribe()
   }
 
-  @Test func unsubscribeStopsDeliveryAndTracking() {
+  @Test func unsubscribeStopsDeliveryAndTracking() async throws {
     let model = Confined()
     let seen = Recorder<Int>()
     let subscription = model.run {
-      Observed.values(\.score, of: $0, on: model.queue).subscribe(seen.record)
+      Observed.values(\.score, of: $0).subscribe(seen.record)
     }
     model.run { $0.score = 1 }
-    model.drain()
+    await model.drain()
     subscription.unsubscribe()
     model.run { $0.score = 2 }
-    model.drain()
+    await model.drain()
     model.run { $0.score = 3 }
-    model.drain()
+    await model.drain()
     #expect(seen.values == [0, 1])
   }
 
-  @Test func unsubscribeBetweenAChangeAndItsReadDeliversNothing() {
+  @Test func unsubscribeBetweenAChangeAndItsReadDeliversNothing() async throws {
     let model = Confined()
     let seen = Recorder<Int>()
     let subscription = model.run {
-      Observed.values(\.score, of: $0, on: model.queue).subscribe(seen.record)
+      Observed.values(\.score, of: $0).subscribe(seen.record)
     }
     model.run { player in
-      player.score = 1  // schedules the read on the queue, after this block
+      player.score = 1  // schedules the read on the actor, after this code
       subscription.unsubscribe()
     }
-    model.drain()
+    await model.drain()
     #expect(seen.values == [0])
   }
 
-  @Test func droppingTheSubscriptionKeepsDelivering() {
+  @Test func droppingTheSubscriptionKeepsDelivering() async throws {
     let model = Confined()
     let seen = Recorder<Int>()
-    model.run { _ = Observed.values(\.score, of: $0, on: model.queue).subscribe(seen.record) }
+    model.run { _ = Observed.values(\.score, of: $0).subscribe(seen.record) }
     model.run { $0.score = 5 }
-    model.drain()
+    await model.drain()
     model.run { $0.score = 6 }
-    model.drain()
+    await model.drain()
     #expect(seen.values == [0, 5, 6])
   }
 
-  @Test func aDroppedSubscriptionIsReleasedWithItsObject() {
-    let queue = DispatchQueue(label: "ObservedTests.dropped")
+  @Test func aDroppedSubscriptionIsReleasedWithItsObject() async throws {
     final class Captured: Sendable {}
     weak var weakCaptured: Captured?
     weak var weakPlayer: Player?
-    queue.sync {
+    do {
       let player = Player()
       weakPlayer = player
       let captured = Captured()
       weakCaptured = captured
       // Attach and forget: the subscription is dropped, not ended.
-      _ = Observed.values(\.score, of: player, on: queue).subscribe { _ in _ = captured }
+      _ = Observed.values(\.score, of: player).subscribe { _ in _ = captured }
     }
-    queue.sync {}
+    await Confined().drain()
     #expect(weakPlayer == nil)
     #expect(weakCaptured == nil, "the subscriber's closure outlived its object")
   }
 
-  @Test func aSubscriptionDoesNotKeepTheObjectAlive() {
-    let queue = DispatchQueue(label: "ObservedTests.lifetime")
+  @Test func aSubscriptionDoesNotKeepTheObjectAlive() async throws {
     weak var weakPlayer: Player?
     let seen = Recorder<Int>()
-    let subscription: Subscription = queue.sync {
+    let subscription: Subscription = {
       let player = Player()
       weakPlayer = player
-      return Observed.values(\.score, of: player, on: queue).subscribe(seen.record)
-    }
-    queue.sync {}
+      return Observed.values(\.score, of: player).subscribe(seen.record)
+    }()
+    await Confined().drain()
     #expect(weakPlayer == nil)
     #expect(seen.values == [0])
     subscription.unsubscribe()  // still safe
   }
 
-  @Test func aLeftoverRegistrationKeepsNothingAliveAfterUnsubscribe() {
+  @Test func aLeftoverRegistrationKeepsNothingAliveAfterUnsubscribe() async throws {
     let model = Confined()
     final class Captured: Sendable {}
     weak var weakCaptured: Captured?
     let subscription: Subscription = model.run { player in
       let captured = Captured()
       weakCaptured = captured
-      return Observed.values(\.score, of: player, on: model.queue).subscribe { _ in _ = captured }
+      return Observed.values(\.score, of: player).subscribe { _ in _ = captured }
     }
     #expect(weakCaptured != nil)
     subscription.unsubscribe()
@@ -189,28 +206,36 @@ private final class Confined: @unchecked Sendable {
     #expect(weakCaptured == nil)
   }
 
-  @Test func manySubscribersOnManyThreadsSeeTheLatestValue() {
+  @Test func manySubscribersSeeTheLatestValue() async throws {
     let model = Confined()
     let recorders = (0..<8).map { _ in Recorder<Int>() }
-    let subscriptions = Locked<[Subscription]>([])
-    DispatchQueue.concurrentPerform(iterations: recorders.count) { i in
-      let subscription = model.run {
-        Observed.values(\.score, of: $0, on: model.queue).subscribe(recorders[i].record)
-      }
-      subscriptions.mutate { $0.append(subscription) }
+    var subscriptions: [Subscription] = []
+    for recorder in recorders {
+      subscriptions.append(
+        model.run { Observed.values(\.score, of: $0).subscribe(recorder.record) })
       model.run { $0.score += 1 }
     }
-    model.drain()
+    await model.drain()
     for recorder in recorders {
       #expect(recorder.values.last == recorders.count)
       #expect(recorder.values == recorder.values.sorted())
     }
-    subscriptions.mutate { all in
-      for subscription in all { subscription.unsubscribe() }
-    }
+    for subscription in subscriptions { subscription.unsubscribe() }
   }
 
-  @Test @MainActor func aMainActorModelIsDeliveredOnTheMainQueue() async {
+  @Test func aModelOnACustomActorIsReadAndDeliveredOnThatActor() async throws {
+    let scorer = Scorer()
+    await scorer.start()
+    await scorer.score(3)
+    let deadline = ContinuousClock.now + .seconds(10)
+    while await scorer.seen.count < 2 && ContinuousClock.now < deadline {
+      try await Task.sleep(for: .milliseconds(1))
+    }
+    await scorer.stop()
+    #expect(await scorer.seen == [0, 3])
+  }
+
+  @Test func aMainActorModelIsDeliveredOnTheMainActor() async {
     let model = ScoreBoard()
     let seen = Recorder<Int>()
     let subscription = Observed.values(\.points, of: model).subscribe { value in
@@ -219,8 +244,8 @@ private final class Confined: @unchecked Sendable {
     }
     #expect(seen.values == [0])
     model.points = 7
-    #expect(seen.values == [0])  // delivered on the main queue's next turn, not during the set
-    let arrived = await Task.detached { seen.wait(forCount: 2) }.value
+    #expect(seen.values == [0])  // delivered on the main actor's next turn, not during the set
+    let arrived = await Task.detached { await seen.arrival(ofCount: 2) }.value
     #expect(arrived)
     #expect(seen.values == [0, 7])
     subscription.unsubscribe()

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import IndefiniteObservable
 import Multicast
 import Producers
@@ -25,103 +26,126 @@ private func describedError(_ body: () throws -> Void) -> String {
   }
 }
 
-/// Collects ticks delivered on a timer's queue and lets a test wait for them.
+/// Collects ticks and lets a test wait for them without blocking its actor (ticks are delivered
+/// on the actor that made the stream: a blocked main actor would never receive them).
 private final class TickRecorder: @unchecked Sendable {
-  // `ticks` is guarded by `lock`; `arrived` is a semaphore, thread-safe by itself.
-  private let lock = DispatchSemaphore(value: 1)
+  // `recorded` and `taken` are guarded by `lock`.
+  private let lock = NSLock()
   private var recorded: [Tick] = []
-  private let arrived = DispatchSemaphore(value: 0)
+  // How many ticks the waits so far have consumed, as a semaphore's waits would.
+  private var taken = 0
 
   func record(_ tick: Tick) {
-    lock.wait()
-    recorded.append(tick)
-    lock.signal()
-    arrived.signal()
+    lock.withLock { recorded.append(tick) }
   }
 
   var ticks: [Tick] {
-    lock.wait()
-    defer { lock.signal() }
-    return recorded
+    lock.withLock { recorded }
   }
 
   /// Whether one more tick arrives within `interval`.
-  func arrivedWithin(_ interval: DispatchTimeInterval) -> Bool {
-    arrived.wait(timeout: .now() + interval) == .success
+  func arrivedWithin(_ interval: Duration) async -> Bool {
+    await take(1, within: interval)
   }
 
   /// Waits for `count` more ticks, for at most 5 seconds each; false if they did not come.
-  func waitForTicks(_ count: Int) -> Bool {
-    (0..<count).allSatisfy { _ in arrived.wait(timeout: .now() + 5) == .success }
+  func waitForTicks(_ count: Int) async -> Bool {
+    await take(count, within: .seconds(5 * count))
+  }
+
+  private func take(_ count: Int, within interval: Duration) async -> Bool {
+    let target = lock.withLock { taken + count }
+    let deadline = ContinuousClock.now + interval
+    while lock.withLock({ recorded.count }) < target {
+      if ContinuousClock.now > deadline { return false }
+      try? await Task.sleep(for: .milliseconds(1))
+    }
+    lock.withLock { taken = target }
+    return true
   }
 }
 
-@Suite(.checksLiveResources) struct TimersTests {
-  @Test func repeatingTimerTicksWithIncreasingIndices() throws {
+/// An actor of its own, to check that ticks reach the actor that made the stream.
+private actor TickCounter {
+  var count = 0
+  private var subscription: Subscription?
+
+  func start() throws {
+    subscription = try Timers.every(.milliseconds(2)).subscribe { _ in
+      self.assertIsolated()  // the timer fires on a Dispatch queue; the subscriber runs here
+      self.count += 1
+    }
+  }
+
+  func stop() {
+    subscription?.unsubscribe()
+  }
+}
+
+@MainActor @Suite(.checksLiveResources) struct TimersTests {
+  @Test func repeatingTimerTicksWithIncreasingIndices() async throws {
     let recorder = TickRecorder()
     let subscription = try Timers.every(.milliseconds(5)).subscribe(recorder.record)
-    #expect(recorder.waitForTicks(3))
+    #expect(await recorder.waitForTicks(3))
     subscription.unsubscribe()
     let ticks = recorder.ticks
     #expect(ticks.first?.index == ticks.first?.merged)
     #expect(zip(ticks, ticks.dropFirst()).allSatisfy { $1.index == $0.index + $1.merged })
   }
 
-  @Test func oneShotDelayTicksOnce() throws {
+  @Test func oneShotDelayTicksOnce() async throws {
     let recorder = TickRecorder()
-    let queue = DispatchQueue(label: "test")
-    try Timers.after(.milliseconds(5), on: queue).subscribe(recorder.record)
-    #expect(recorder.waitForTicks(1))
-    #expect(!recorder.waitForTicksWithin(milliseconds: 100))
+    try Timers.after(.milliseconds(5)).subscribe(recorder.record)
+    #expect(await recorder.waitForTicks(1))
+    #expect(await recorder.waitForTicksWithin(milliseconds: 100) == false)
     #expect(recorder.ticks == [Tick(index: 1)])
   }
 
-  @Test func unsubscribeOnTheDeliveryQueueStopsTicksAtOnce() throws {
+  @Test func unsubscribeInTheSubscriberStopsTicksAtOnce() async throws {
     let recorder = TickRecorder()
-    let queue = DispatchQueue(label: "delivery")
-    nonisolated(unsafe) var subscription: Subscription?
-    let stop = DispatchSemaphore(value: 0)
-    queue.sync {
-      subscription = try? Timers.every(.milliseconds(1), on: queue).subscribe { tick in
-        recorder.record(tick)
-        if tick.index >= 2 {
-          subscription?.unsubscribe()
-          stop.signal()
-        }
-      }
+    var subscription: Subscription?
+    subscription = try Timers.every(.milliseconds(1)).subscribe { tick in
+      recorder.record(tick)
+      if tick.index >= 2 { subscription?.unsubscribe() }
     }
-    #expect(stop.wait(timeout: .now() + 5) == .success)
+    #expect(await eventually { (recorder.ticks.last?.index ?? 0) >= 2 })
     let countAtUnsubscribe = recorder.ticks.count
-    // Twenty intervals later, still no further tick.
-    queue.sync {}
-    _ = DispatchSemaphore(value: 0).wait(timeout: .now() + .milliseconds(20))
-    queue.sync {}
+    // Twenty intervals later, still no further tick, though fires may have waited for the actor.
+    try await Task.sleep(for: .milliseconds(20))
     #expect(recorder.ticks.count == countAtUnsubscribe)
     #expect(recorder.ticks.last?.index == 2 || recorder.ticks.last.map { $0.merged > 1 } == true)
   }
 
-  @Test func eachSubscriptionOwnsItsTimer() throws {
+  @Test func unsubscribeDropsTicksThatWaitForTheBusyActor() async throws {
+    let recorder = TickRecorder()
+    let subscription = try Timers.every(.milliseconds(1)).subscribe(recorder.record)
+    usleep(30_000)  // the main actor is busy: fires wait for it
+    subscription.unsubscribe()
+    try await Task.sleep(for: .milliseconds(20))
+    #expect(recorder.ticks.isEmpty)
+  }
+
+  @Test func eachSubscriptionOwnsItsTimer() async throws {
     let ticks = try Timers.after(.milliseconds(1))
     let first = TickRecorder()
     let second = TickRecorder()
     ticks.subscribe(first.record)
     ticks.subscribe(second.record)
-    #expect(first.waitForTicks(1))
-    #expect(second.waitForTicks(1))
+    #expect(await first.waitForTicks(1))
+    #expect(await second.waitForTicks(1))
   }
 
-  @Test func firesMergedWhileTheQueueWasBusyAreCounted() throws {
+  @Test func firesThatWaitedForABusyActorAreAllDeliveredInOrder() async throws {
     let recorder = TickRecorder()
-    let queue = DispatchQueue(label: "busy")
-    let release = DispatchSemaphore(value: 0)
-    queue.async { _ = release.wait(timeout: .now() + 5) }
-    let subscription = try Timers.every(.milliseconds(2), on: queue).subscribe(recorder.record)
-    // Keep the queue busy for well over one interval, then let the timer catch up.
-    _ = recorder.waitForTicksWithin(milliseconds: 60)
-    release.signal()
-    #expect(recorder.waitForTicks(1))
+    let subscription = try Timers.every(.milliseconds(2)).subscribe(recorder.record)
+    // Keep the main actor busy for well over one interval, then let the ticks through.
+    usleep(60_000)
+    #expect(await recorder.waitForTicks(10))
     subscription.unsubscribe()
-    #expect((recorder.ticks.first?.merged ?? 0) > 1)
+    let ticks = recorder.ticks
+    // No fire is lost: each index counts the fires before it, merged or not.
+    #expect(ticks.first?.index == ticks.first?.merged)
+    #expect(zip(ticks, ticks.dropFirst()).allSatisfy { $1.index == $0.index + $1.merged })
   }
 
   @Test(arguments: [
@@ -232,7 +256,7 @@ private final class TickRecorder: @unchecked Sendable {
         .hasSuffix("not -0.001 seconds"))
   }
 
-  @Test func theLimitsThemselvesAreAcceptedInBothForms() throws {
+  @Test func theLimitsThemselvesAreAcceptedInBothForms() async throws {
     // The longest interval is a real Dispatch deadline, not "never" (`distantFuture`).
     let now = DispatchTime.now()
     let deadline = now + .nanoseconds(2_000_000_000_000_000_000)
@@ -253,52 +277,68 @@ private final class TickRecorder: @unchecked Sendable {
     ] {
       let recorder = TickRecorder()
       let subscription = stream.subscribe(recorder.record)
-      #expect(recorder.waitForTicks(2))
+      #expect(await recorder.waitForTicks(2))
       subscription.unsubscribe()
     }
   }
 
-  @Test func aZeroOrSubNanosecondDelayFiresAtOnce() throws {
+  @Test func aZeroOrSubNanosecondDelayFiresAtOnce() async throws {
     for delay in [Duration.zero, attosecond] {
       let recorder = TickRecorder()
       try Timers.after(delay).subscribe(recorder.record)
-      #expect(recorder.waitForTicks(1))
+      #expect(await recorder.waitForTicks(1))
     }
   }
 
-  @Test func theShortestRepeatingTimerIsNotABusyLoop() throws {
+  @Test func theShortestRepeatingTimerIsNotABusyLoop() async throws {
     let recorder = TickRecorder()
     let subscription = try Timers.every(Timers.minimumInterval).subscribe(recorder.record)
-    _ = DispatchSemaphore(value: 0).wait(timeout: .now() + .milliseconds(200))
+    try await Task.sleep(for: .milliseconds(200))
     subscription.unsubscribe()
     // At most one fire per millisecond, with room for a late start of the wait.
     #expect(recorder.ticks.count <= 250)
     #expect((recorder.ticks.last?.index ?? 0) <= 250)
   }
 
-  @Test func aHugeLeewayIsAcceptedAndTheTimerStillTicks() throws {
+  @Test func aHugeLeewayIsAcceptedAndTheTimerStillTicks() async throws {
     let repeating = TickRecorder()
     let subscription = try Timers.every(.milliseconds(5), leeway: .seconds(Int64.max))
       .subscribe(repeating.record)
-    #expect(repeating.waitForTicks(2))
+    #expect(await repeating.waitForTicks(2))
     subscription.unsubscribe()
     let once = TickRecorder()
     try Timers.after(.milliseconds(1), leeway: .seconds(Int64.max)).subscribe(once.record)
-    #expect(once.waitForTicks(1))
+    #expect(await once.waitForTicks(1))
     let beyond = TickRecorder()
     try Timers.after(.milliseconds(1), leeway: beyondInt64Seconds).subscribe(beyond.record)
-    #expect(beyond.waitForTicks(1))
+    #expect(await beyond.waitForTicks(1))
   }
 
-  @MainActor
-  @Test func subscribingFromMainActorCodeDeliversWithoutCrashing() throws {
+  @Test func ticksAreDeliveredOnTheMainActorThatMadeTheStream() async throws {
     let recorder = TickRecorder()
-    let subscription = try Timers.every(.milliseconds(2)).subscribe { recorder.record($0) }
-    #expect(recorder.waitForTicks(2))
+    var onMainActor = 0
+    let subscription = try Timers.every(.milliseconds(2)).subscribe { tick in
+      MainActor.assertIsolated()  // the timer fires on a queue of its own; this runs here
+      onMainActor += 1  // a main-actor variable, mutated with no lock
+      recorder.record(tick)
+    }
+    #expect(await recorder.waitForTicks(2))
     subscription.unsubscribe()
+    #expect(onMainActor == recorder.ticks.count)
   }
 
-  @Test func manySubscribeUnsubscribeCyclesReleaseEveryTimer() throws {
+  @Test func ticksAreDeliveredOnACustomActorThatMadeTheStream() async throws {
+    let counter = TickCounter()
+    try await counter.start()
+    let deadline = ContinuousClock.now + .seconds(10)
+    while await counter.count < 3 && ContinuousClock.now < deadline {
+      try await Task.sleep(for: .milliseconds(1))
+    }
+    await counter.stop()
+    #expect(await counter.count >= 3)
+  }
+
+  @Test func manySubscribeUnsubscribeCyclesReleaseEveryTimer() async throws {
     weak var lastHandlerWitness: AnyObject?
     let ticks = try Timers.every(.milliseconds(1))
     for _ in 0..<200 {
@@ -308,17 +348,13 @@ private final class TickRecorder: @unchecked Sendable {
       ticks.subscribe { _ in _ = witness }.unsubscribe()
     }
     // The cancel handler runs asynchronously on the timer's queue; give it time to release.
-    let deadline = DispatchTime.now() + 5
-    while lastHandlerWitness != nil && DispatchTime.now() < deadline {
-      _ = DispatchSemaphore(value: 0).wait(timeout: .now() + .milliseconds(5))
-    }
-    #expect(lastHandlerWitness == nil)
+    #expect(await eventually { lastHandlerWitness == nil })
   }
 }
 
 extension TickRecorder {
   /// Whether a tick arrives within `milliseconds`; used to check that none does.
-  fileprivate func waitForTicksWithin(milliseconds: Int) -> Bool {
-    arrivedWithin(.milliseconds(milliseconds))
+  fileprivate func waitForTicksWithin(milliseconds: Int) async -> Bool {
+    await arrivedWithin(.milliseconds(milliseconds))
   }
 }

@@ -194,7 +194,10 @@ public enum FileDescriptors {
       let reader = FileReader(
         holder: holder, fd: fd, decoder: decoder(), chunkSize: chunkSize, observer: observer,
         queue: queue, following: refill != nil, isolation: isolation)
+      // Subscribed before the first pass is asked for: a change the trigger reports from now on
+      // is read by a later pass, and the first pass reads everything written before it.
       let refilling = refill?.subscribe { reader.refill() }
+      reader.refill()
       return {
         refilling?.unsubscribe()
         reader.disconnect()

@@ -41,8 +41,10 @@ final class FileReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>, 
   // Whether a read pass is waiting on the queue: passes asked for meanwhile merge into it.
   private let pending = Atomic(false)
 
-  /// Schedules the first pass over `fd`, a duplicate acquired from `holder`, which the reader
-  /// now owns. `following` keeps an unfinished last line for the next pass instead of flushing
+  /// Takes over `fd`, a duplicate acquired from `holder`, which the reader now owns; the first
+  /// pass waits for the first ``refill()``, which the stream asks for once it has subscribed to
+  /// its refill trigger (so that a write right after the first pass read is never missed: its
+  /// trigger comes after the subscription). `following` keeps an unfinished last line for the next pass instead of flushing
   /// it at end of file.
   init(
     holder: DescriptorHolder,
@@ -60,7 +62,6 @@ final class FileReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>, 
     let offset = System.offset(fd)
     self.checkpoint = FileCheckpoint.reading(fd, at: offset) ?? FileCheckpoint(offset: offset)
     super.init(holder: holder, fd: fd, queue: queue, observer: observer, isolation: isolation)
-    refill()
   }
 
   /// Asks for a read pass on the queue; passes asked for while one is pending merge.

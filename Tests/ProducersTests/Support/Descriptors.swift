@@ -57,16 +57,6 @@ func openDescriptorCount() -> Int {
   (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
 }
 
-/// Polls `condition` until it holds, for at most `seconds`.
-func eventually(seconds: Double = 5, _ condition: () -> Bool) -> Bool {
-  let deadline = Date(timeIntervalSinceNow: seconds)
-  while !condition() {
-    if Date() > deadline { return false }
-    usleep(2_000)
-  }
-  return true
-}
-
 /// What a descriptor refers to (device and inode), to tell it from a later reuse of its number.
 struct FileIdentity: Equatable {
   var device: UInt64

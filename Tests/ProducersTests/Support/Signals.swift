@@ -191,3 +191,20 @@ extension Trait where Self == DispositionsCheck {
   /// Checks that each test leaves every signal disposition of the runner as it found it.
   static var leavesEveryDispositionAsItWas: Self { Self() }
 }
+
+/// ``withHarmlessHandlers(_:body:)`` for a body that waits for deliveries, on the caller's actor.
+func withHarmlessHandlers<R>(
+  _ signals: UnixSignal...,
+  isolation: isolated (any Actor)? = #isolation,
+  body: () async throws -> R
+) async rethrows -> R {
+  let saved = signals.map { Disposition.install($0.rawValue) }
+  let installed = signals.map { Disposition(of: $0.rawValue) }
+  defer {
+    for (signal, expected) in zip(signals, installed) {
+      #expect(Disposition(of: signal.rawValue) == expected, "\(signal) was not restored")
+    }
+    for (signal, previous) in zip(signals, saved) { Disposition.restore(signal.rawValue, previous) }
+  }
+  return try await body()
+}

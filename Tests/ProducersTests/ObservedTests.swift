@@ -251,19 +251,19 @@ private actor Scorer {
     subscription.unsubscribe()
   }
 
-  @Test func aBagEndsEveryStreamOfOneObjectAndNoOther() {
+  @Test func aBagEndsEveryStreamOfOneObjectAndNoOther() async {
     let model = Confined()
     let other = Player()
     let bag = SubscriptionBag()
     let seen = Recorder<String>()
     model.run { player in
-      bag.subscribe(to: Observed.values(\.score, of: player, on: model.queue)) {
+      bag.subscribe(to: Observed.values(\.score, of: player)) {
         seen.record("score \($0)")
       }
-      bag.subscribe(to: Observed.values(\.name, of: player, on: model.queue)) {
+      bag.subscribe(to: Observed.values(\.name, of: player)) {
         seen.record("name \($0)")
       }
-      bag.subscribe(to: Observed.values(\.score, of: other, on: model.queue)) {
+      bag.subscribe(to: Observed.values(\.score, of: other)) {
         seen.record("other \($0)")
       }
     }
@@ -277,7 +277,7 @@ private actor Scorer {
       player.name = "grace"
       other.score = 2
     }
-    model.drain()
+    await model.drain()
     #expect(seen.values == ["score 0", "name ada", "other 0", "other 2"])
     bag.unsubscribeAll()
   }

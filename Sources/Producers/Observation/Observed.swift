@@ -15,22 +15,25 @@ import Observation
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 public enum Observed {
   /// A stream of `root[keyPath: keyPath]`: its value when subscribed, then its value after each
-  /// change, for an object that is read and mutated on `queue`.
+  /// change, for an object that lives on the actor that makes the stream.
   ///
-  /// - When and where: subscribe on `queue` (for UI models, the main queue or main actor): the
-  ///   current value is delivered synchronously, before `subscribe` returns. A change to any
-  ///   observable property the key path reads (`\.user.name` tracks `user` and `name`) schedules
-  ///   one read with `queue.async`; that block, which runs after the code that made the change
-  ///   has finished its turn on `queue`, reads the new value, tracks it again, and delivers it.
-  ///   Changes made in one turn of `queue` are delivered once, as the latest value. A change that
-  ///   leaves the value as it was is delivered too (add `removeDuplicates()` to drop those).
+  /// - When and where: make the stream and subscribe on the object's actor (for UI models, the
+  ///   main actor): the current value is delivered synchronously, before `subscribe` returns. A
+  ///   change to any observable property the key path reads (`\.user.name` tracks `user` and
+  ///   `name`) schedules one read on that actor; it runs after the code that made the change has
+  ///   finished its turn, reads the new value, tracks it again, and delivers it. Changes made in
+  ///   one turn are delivered once, as the latest value. A change that leaves the value as it
+  ///   was is delivered too (add `removeDuplicates()` to drop those). Code that is not isolated
+  ///   to an actor cannot make the stream. The value is read and delivered on the actor only, so
+  ///   it need not be `Sendable`.
   /// - The contract Observation imposes: `withObservationTracking` reports a change in `willSet`,
   ///   before the new value is stored, and only once per registration; this stream reads after
-  ///   the change and registers again on each read. Mutating the object off `queue` is a data
+  ///   the change and registers again on each read. Mutating the object off its actor is a data
   ///   race, in this stream as anywhere.
-  /// - Unsubscribe: from any thread; once it returns no delivery begins and tracking is not
-  ///   registered again. Observation offers no way to withdraw the one registration in place: it
-  ///   holds a weak reference and is released by the object's next change or its deinit.
+  /// - Unsubscribe: on the stream's actor (the stream is not `Sendable`); once it returns no
+  ///   delivery begins and tracking is not registered again. Observation offers no way to
+  ///   withdraw the one registration in place: it holds a weak reference and is released by the
+  ///   object's next change or its deinit.
   /// - Lifetime: the stream keeps `root`; a subscription does not. When `root` is deallocated,
   ///   its subscriptions end quietly.
   /// - Ending by object: the stream is an `ObjectStream` whose `streamedObject` is `root`, so a
@@ -38,19 +41,25 @@ public enum Observed {
   ///   `bag.unsubscribe(from: root)` ends every key path of `root` subscribed through the bag,
   ///   without the streams having been kept. (A stream made from it by an operator names no
   ///   object: subscribe to that with `about: root`.)
+  ///
+  /// - Parameters:
+  ///   - keyPath: The value to read.
+  ///   - root: The object, which lives on `isolation`.
+  ///   - isolation: The actor the object lives on and values are delivered on: the caller's,
+  ///     which the compiler passes.
   public static func values<Root: Observable & AnyObject, Value>(
-    _ keyPath: KeyPath<Root, Value>, of root: Root, on queue: DispatchQueue = .main
+    _ keyPath: KeyPath<Root, Value>, of root: Root, isolation: isolated any Actor = #isolation
   ) -> ValueObservable<Value> {
     KeyPathValues(root: root) { observer in
-      let tracker = KeyPathTracker(root: root, keyPath: keyPath, queue: queue, next: observer.next)
-      tracker.start()
+      let tracker = KeyPathTracker(root: root, keyPath: keyPath, next: observer.next)
+      tracker.start(isolation: isolation)
       return tracker.cancel
     }
   }
 }
 
-/// The stream that ``Observed/values(_:of:on:)`` returns: a `ValueObservable` that names its
-/// root object, for `SubscriptionBag.unsubscribe(from:)`.
+/// The stream that ``Observed/values(_:of:isolation:)`` returns: a `ValueObservable` that names
+/// its root object, for `SubscriptionBag.unsubscribe(from:)`.
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 private final class KeyPathValues<Root: AnyObject, Value>: ValueObservable<Value>, ObjectStream {
   /// Kept, as the connect closure keeps it too.
@@ -64,72 +73,56 @@ private final class KeyPathValues<Root: AnyObject, Value>: ValueObservable<Value
   }
 }
 
-/// One subscription's tracking of a key path.
+/// One subscription's tracking of a key path, on the actor that made the stream.
 ///
-/// Nothing of the subscription refers to the tracker but its disconnect and the `onChange`
-/// closure of its one pending Observation registration, which the object's registrar keeps until
-/// the next change or the object's deinit. So a dropped subscription lives as long as its object
-/// (attach and forget), and goes with it; an ended one keeps only this small shell, with its
-/// subscriber already released, until that registration fires.
+/// Nothing of the subscription refers to the tracker but its disconnect and, through its gate
+/// (which the tracker holds weakly), the `onChange` closure of its one pending Observation
+/// registration, which the object's registrar keeps until the next change or the object's
+/// deinit. So a dropped subscription lives as long as its object (attach and forget), and goes
+/// with it; an ended one keeps only its closed gate, with the subscriber already released, until
+/// that registration fires.
 ///
-/// `@unchecked Sendable`: `root` is a weak reference assigned in `init` and read (with the key
-/// path) only on the subscribing call and then only on `queue`, where the stream's contract
-/// says the object lives; `next` is an `ObserverGate`, thread-safe by itself; the rest is
-/// immutable.
+/// Not `Sendable`: the tracker, its object and its subscriber are used on the stream's actor
+/// only. The gate, bound to that actor, is what the `onChange` closure (called on the mutating
+/// thread) holds: it hops to the actor and reads there.
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
-private final class KeyPathTracker<Root: Observable & AnyObject, Value>: TrackedKeyPath,
-  @unchecked Sendable
-{
+private final class KeyPathTracker<Root: Observable & AnyObject, Value> {
   private weak var root: Root?
   private let keyPath: KeyPath<Root, Value>
-  private let queue: DispatchQueue
-  private let next: ObserverGate<Value>
+  private let next: (Value) -> Void
+  // Held by the pending registration's `onChange`, which sends a change through it.
+  private weak var changes: ObserverGate<Void>?
 
-  init(
-    root: Root, keyPath: KeyPath<Root, Value>, queue: DispatchQueue,
-    next: @escaping (Value) -> Void
-  ) {
+  init(root: Root, keyPath: KeyPath<Root, Value>, next: @escaping (Value) -> Void) {
     self.root = root
     self.keyPath = keyPath
-    self.queue = queue
-    self.next = ObserverGate(next)
+    self.next = next
   }
 
-  /// Reads, tracks and delivers the current value; on the subscribing thread.
-  func start() {
-    guard let value = readAndTrack() else { return }
-    next.send(value)
+  /// Makes the gate through which changes reach `isolation`, then reads, tracks and delivers
+  /// the current value; on the subscribing call.
+  func start(isolation: isolated any Actor) {
+    let changes = ObserverGate<Void>(isolation: isolation) { self.deliverCurrent() }
+    self.changes = changes
+    withExtendedLifetime(changes) { deliverCurrent() }
   }
 
-  /// Ends the subscription: releases the subscriber at once; a pending registration that
-  /// fires later finds the gate closed and registers nothing again.
+  /// Ends the subscription: closes the gate, which releases the tracker at once; a pending
+  /// registration that fires later finds the gate closed and registers nothing again.
   func cancel() {
-    next.close()
+    changes?.close()
   }
 
-  /// The current value, with tracking registered for its next change; nil when the object is
-  /// gone or the subscription ended.
-  private func readAndTrack() -> Value? {
-    guard !next.isClosed, let root else { return nil }
-    let tracker: any TrackedKeyPath = self  // not generic, for the `@Sendable` onChange
-    let queue = self.queue
-    return withObservationTracking {
+  /// Reads and delivers the current value, with tracking registered for its next change,
+  /// unless the object is gone or the subscription ended.
+  private func deliverCurrent() {
+    guard let changes, !changes.isClosed, let root else { return }
+    let value = withObservationTracking {
       root[keyPath: keyPath]
     } onChange: {
-      // In willSet, on the mutating thread: read once the change is stored.
-      queue.async { tracker.changed() }
+      // In willSet, on the mutating thread: read on the actor once the change is stored.
+      changes.send(())
     }
+    next(value)
   }
-
-  /// Runs on `queue` after a change.
-  func changed() {
-    guard let value = readAndTrack() else { return }
-    next.send(value)
-  }
-}
-
-/// What the `onChange` closure of a registration calls, on the tracker's queue: an existential,
-/// so that the closure given to Observation captures no generic type.
-private protocol TrackedKeyPath: AnyObject, Sendable {
-  func changed()
 }

@@ -13,7 +13,8 @@ func memoryBenchmarks() {
     metrics: [.mallocCountTotal, .mallocBytesCount],
     scalingFactor: .kilo,
     maxDuration: .seconds(1),
-    maxIterations: 200
+    maxIterations: checkingAllocations ? allocationCheckSamples : 200,
+    thresholds: exactAllocations([.mallocCountTotal, .mallocBytesCount])
   )
   let count = configuration.scalingFactor.rawValue
 

@@ -123,6 +123,34 @@ public final class SharedEmitter<T: Sendable>: Sendable {
     }
   }
 
+  /// Subscribes `next` to run on the sending thread, synchronously, before `send` returns:
+  /// the fastest delivery, for a `@Sendable` closure (see ``SendingThread``).
+  ///
+  /// - Parameters: See ``subscribe(replayingLast:limit:isolation:_:)``; the replayed value is
+  ///   delivered on this thread, before this returns.
+  @discardableResult
+  public func subscribe(
+    on _: SendingThread,
+    replayingLast: Bool = false,
+    limit: Int? = nil,
+    _ next: @escaping @Sendable (T) -> Void
+  ) -> Subscription {
+    Subscription(storage.subscribe(.plain(next), replay: replayingLast, limit: limit))
+  }
+
+  /// Subscribes `next` bound to `owner`, to run on the sending thread (see
+  /// ``subscribe(on:replayingLast:limit:_:)-(SendingThread,_,_,_)``).
+  @discardableResult
+  public func subscribe<Owner: AnyObject & Sendable>(
+    _ owner: Owner,
+    on _: SendingThread,
+    replayingLast: Bool = false,
+    limit: Int? = nil,
+    _ next: @escaping @Sendable (Owner, T) -> Void
+  ) -> Subscription {
+    Subscription(storage.subscribe(.bound(to: owner, next), replay: replayingLast, limit: limit))
+  }
+
   /// Subscribes `next` to run on `queue`, optionally starting with the last value sent or
   /// stopping after a number of values; as ``Emitter/subscribe(on:replayingLast:limit:_:)``.
   @discardableResult

@@ -185,6 +185,38 @@ public final class TopicBus: Sendable {
     }
   }
 
+  /// Calls `handler` with each event of `topic` (from `sender` only, when given), on the
+  /// publishing thread, before `publish` returns (see ``SendingThread``). Parameters as for
+  /// ``subscribe(to:from:once:isolation:_:)``.
+  @discardableResult
+  @inlinable
+  public func subscribe<Payload>(
+    to topic: Topic<Payload>, from sender: (any AnyObject & Sendable)? = nil, once: Bool = false,
+    on thread: SendingThread, _ handler: @escaping @Sendable (TopicEvent<Payload>) -> Void
+  ) -> Subscription {
+    add(topic, sender: sender, once: once) { emitter, state in
+      emitter.subscribe(on: thread) { event in
+        if state.admits(sender: event.sender) { handler(event) }
+      }
+    }
+  }
+
+  /// Calls `handler` with `owner` and each event of `topic`, on the publishing thread, for as
+  /// long as `owner` lives; as ``subscribe(_:to:from:once:isolation:_:)`` otherwise.
+  @discardableResult
+  @inlinable
+  public func subscribe<Owner: AnyObject & Sendable, Payload>(
+    _ owner: Owner, to topic: Topic<Payload>, from sender: (any AnyObject & Sendable)? = nil,
+    once: Bool = false, on thread: SendingThread,
+    _ handler: @escaping @Sendable (Owner, TopicEvent<Payload>) -> Void
+  ) -> Subscription {
+    add(topic, sender: sender, once: once) { emitter, state in
+      emitter.subscribe(owner, on: thread) { owner, event in
+        if state.admits(sender: event.sender) { handler(owner, event) }
+      }
+    }
+  }
+
   /// Calls `handler` with each event of `topic` (from `sender` only, when given), on `queue`
   /// (GLPubSub's `setPubSubQueue:`), in the order published from each thread when the queue is
   /// serial. Parameters as for ``subscribe(to:from:once:isolation:_:)``.

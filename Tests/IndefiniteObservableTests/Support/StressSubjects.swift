@@ -114,7 +114,8 @@ private func bound(
 
 extension StressSubject {
   /// A ``SharedEmitter``, the source that many threads may send into, with the subscriptions
-  /// that code on no actor can make: on a queue, plain and bound to an owner. (``Emitter`` and
+  /// that code on no actor can make: on the sending thread and on a queue, plain and bound to an
+  /// owner. (``Emitter`` and
   /// ``CurrentValue`` are not `Sendable`: the compiler keeps them to one isolation, so they are
   /// not stressed from many threads.)
   static let sharedEmitter = StressSubject(name: "SharedEmitter") {
@@ -122,6 +123,20 @@ extension StressSubject {
     emitter.maxSubscribers = .max
     let queues = stressQueues()
     let ways: [StressWay] = [
+      StressWay(description: "on the sending thread", isSynchronous: true) { next, ended in
+        unsubscribing(emitter.subscribe(on: .sendingThread, next), ended)
+      },
+      StressWay(description: "on the sending thread, replaying", isSynchronous: true) {
+        next, ended in
+        unsubscribing(emitter.subscribe(on: .sendingThread, replayingLast: true, next), ended)
+      },
+      StressWay(description: "bound to an owner, which goes, on the sending thread",
+        isSynchronous: true)
+      { next, ended in
+        bound(
+          { owner in emitter.subscribe(owner, on: .sendingThread) { _, stamp in next(stamp) } },
+          ended)
+      },
       StressWay(description: "on a queue", isSynchronous: false) { next, ended in
         unsubscribing(emitter.subscribe(on: queues[0], replayingLast: true, next), ended)
       },

@@ -253,4 +253,3 @@ extension CurrentValue where T: Sendable {
         .bound(to: owner, next), queue: queue, replay: replayingLast, limit: limit))
   }
 }
-

@@ -245,4 +245,3 @@ extension Emitter where T == Void {
     send(())
   }
 }
-

@@ -25,7 +25,8 @@ enum SendingIsolation {
   /// before (sends nest when a subscriber sends).
   static func with<R>(_ isolation: (any Actor)?, _ body: () -> R) -> R {
     let before = pthread_getspecific(key)
-    pthread_setspecific(key, isolation.map { UnsafeRawPointer(Unmanaged.passUnretained($0 as AnyObject).toOpaque()) })
+    pthread_setspecific(
+      key, isolation.map { UnsafeRawPointer(Unmanaged.passUnretained($0 as AnyObject).toOpaque()) })
     defer { pthread_setspecific(key, before) }
     return body()
   }
@@ -33,6 +34,7 @@ enum SendingIsolation {
   /// Whether the code sending on this thread is statically isolated to `actor`.
   static func isOn(_ actor: any Actor) -> Bool {
     guard let current = pthread_getspecific(key) else { return false }
-    return UnsafeMutableRawPointer(mutating: current) == Unmanaged.passUnretained(actor as AnyObject).toOpaque()
+    return UnsafeMutableRawPointer(mutating: current)
+      == Unmanaged.passUnretained(actor as AnyObject).toOpaque()
   }
 }

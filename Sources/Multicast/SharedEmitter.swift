@@ -117,7 +117,8 @@ public final class SharedEmitter<T: Sendable>: Sendable {
   ) -> Subscription {
     let weakOwner = WeakOwner(owner)
     return subscribeOnActor(replayingLast: replayingLast, limit: limit, isolation: isolation) {
-      gate in .bound(to: owner) { _, value in gate.deliver(value) }
+      gate in
+      .bound(to: owner) { _, value in gate.deliver(value) }
     } _: { value in
       if let owner = weakOwner.object { next(owner, value) }
     }
@@ -189,7 +190,8 @@ public final class SharedEmitter<T: Sendable>: Sendable {
   ) -> ValueObservable<T> {
     ValueObservable { observer in
       self.subscribeOnActor(replayingLast: replayingLast, limit: nil, isolation: isolation) {
-        gate in .plain { gate.deliver($0) }
+        gate in
+        .plain { gate.deliver($0) }
       } _: { value in
         observer.next(value)
       }.unsubscribe

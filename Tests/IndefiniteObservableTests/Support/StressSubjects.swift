@@ -130,9 +130,10 @@ extension StressSubject {
         next, ended in
         unsubscribing(emitter.subscribe(on: .sendingThread, replayingLast: true, next), ended)
       },
-      StressWay(description: "bound to an owner, which goes, on the sending thread",
-        isSynchronous: true)
-      { next, ended in
+      StressWay(
+        description: "bound to an owner, which goes, on the sending thread",
+        isSynchronous: true
+      ) { next, ended in
         bound(
           { owner in emitter.subscribe(owner, on: .sendingThread) { _, stamp in next(stamp) } },
           ended)

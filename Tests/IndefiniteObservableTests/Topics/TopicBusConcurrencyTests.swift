@@ -104,7 +104,9 @@ import Testing
     for _ in 0..<100 {
       let bus = TopicBus()
       let seen = Recorder<Int>()
-      let subscription = bus.subscribe(to: Self.topic, on: Self.delivery) { seen.record($0.payload) }
+      let subscription = bus.subscribe(to: Self.topic, on: Self.delivery) {
+        seen.record($0.payload)
+      }
       let other = Recorder<Int>()
       bus.subscribe(to: Self.topic, on: Self.delivery) { other.record($0.payload) }
       DispatchQueue.concurrentPerform(iterations: 4) { _ in subscription.unsubscribe() }

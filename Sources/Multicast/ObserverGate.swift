@@ -108,8 +108,10 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   /// when this call is isolated to the gate's actor and no earlier value waits; otherwise it
   /// queues the value and the closure receives it on its actor, after the values sent before.
   ///
-  /// - Parameter isolation: The caller's isolation, which the compiler passes: it is how the gate
-  ///   knows that it may call an actor-bound closure at once.
+  /// - Parameters:
+  ///   - value: The value to deliver.
+  ///   - isolation: The caller's isolation, which the compiler passes: it is how the gate knows
+  ///     that it may call an actor-bound closure at once.
   /// - Returns: False once the gate is closed (the value is dropped), true otherwise.
   @discardableResult
   public func send(_ value: Value, isolation: isolated (any Actor)? = #isolation) -> Bool {

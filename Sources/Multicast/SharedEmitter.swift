@@ -62,7 +62,9 @@ public final class SharedEmitter<T: Sendable>: Sendable {
   /// have their delivery scheduled on their actor or queue. Callable from any thread, including
   /// from a subscriber.
   ///
-  /// - Parameter isolation: The caller's isolation, which the compiler passes.
+  /// - Parameters:
+  ///   - value: The value to deliver.
+  ///   - isolation: The caller's isolation, which the compiler passes.
   public func send(_ value: T, isolation: isolated (any Actor)? = #isolation) {
     SendingIsolation.with(isolation) { storage.send(value) }
   }

@@ -137,7 +137,8 @@ public final class TopicBus: Sendable {
   ///
   /// An event published from that actor is delivered before `publish` returns; one published
   /// elsewhere hops to the actor, after the events published before it from the same thread.
-  /// Code that is not isolated to an actor subscribes with ``subscribe(to:from:once:on:_:)``.
+  /// Code that is not isolated to an actor subscribes on a queue or on the publishing thread
+  /// (`subscribe(to:on:)`), with a `@Sendable` handler.
   ///
   /// - Parameters:
   ///   - topic: The topic whose events are delivered.

@@ -215,6 +215,40 @@ private final class Party: Sendable {}
     #expect(owners.values == [ObjectIdentifier(owner)])
   }
 
+  /// One rule for every source: a handler written on an actor may capture and be bound to
+  /// non-`Sendable` state, on a bus as on an `Emitter` (the bus used to require `@Sendable`
+  /// handlers and `Sendable` owners).
+  @Test func handlersAndOwnersNeedNotBeSendableAsOnAnEmitter() {
+    final class Tally {
+      var count = 0
+    }
+    let bus = TopicBus()
+    let emitter = Emitter<Int>()
+    let tally = Tally()
+    var heard: [Int] = []
+    bus.subscribe(tally, to: .count) { tally, event in tally.count += event.payload }
+    emitter.subscribe(tally) { tally, value in tally.count += value }
+    bus.subscribe(to: .count) { heard.append($0.payload) }
+    emitter.subscribe { heard.append($0) }
+    bus.publish(.count, 1)
+    emitter.send(10)
+    #expect(tally.count == 11)
+    #expect(heard == [1, 10])
+  }
+
+  /// A queue of the subscriber's choosing, as GLPubSub's `setPubSubQueue:`.
+  @Test func aHandlerMayRunOnAQueueOfItsChoosing() {
+    let bus = TopicBus()
+    let key = DispatchSpecificKey<String>()
+    let queue = DispatchQueue(label: "pubsub")
+    queue.setSpecific(key: key, value: "pubsub")
+    let seenOn = Recorder<String?>()
+    bus.subscribe(to: .count, on: queue) { _ in seenOn.record(DispatchQueue.getSpecific(key: key)) }
+    bus.publish(.count, 1)
+    queue.sync {}
+    #expect(seenOn.values == ["pubsub"])
+  }
+
   @Test func unsubscribingAnOwnerFromATopicKeepsItsOtherTopicsAndOtherOwners() {
     let bus = TopicBus()
     let owner = Party()

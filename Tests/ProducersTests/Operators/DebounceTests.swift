@@ -1,0 +1,104 @@
+import IndefiniteObservable
+import Multicast
+import Producers
+import Testing
+
+/// A value that is not `Sendable`: the time-based operators must not need it to be.
+final class Mark {
+  let id: Int
+  init(_ id: Int) { self.id = id }
+}
+
+@MainActor
+@Suite struct DebounceTests {
+  @Test func passesOnTheLastValueOfABurstOnceDueTimeHasPassedWithoutANewerOne() async throws {
+    let clock = TestClock()
+    let source = Emitter<Mark>()
+    var seen: [Int] = []
+    let subscription = try source.debounce(for: .milliseconds(100), clock: clock)
+      .subscribe {
+        MainActor.assertIsolated()
+        seen.append($0.id)
+      }
+    source.send(Mark(1))
+    await clock.advance(by: .milliseconds(60))
+    source.send(Mark(2))
+    await clock.advance(by: .milliseconds(60))
+    source.send(Mark(3))
+    await clock.advance(by: .milliseconds(99))
+    #expect(seen == [])
+    await clock.advance(by: .milliseconds(1))
+    #expect(seen == [3])
+    await clock.advance(by: .seconds(10))
+    #expect(seen == [3])
+    subscription.unsubscribe()
+  }
+
+  @Test func eachBurstGivesItsLastValue() async throws {
+    let clock = TestClock()
+    let source = Emitter<Int>()
+    var seen: [Int] = []
+    let subscription = try source.debounce(for: .milliseconds(100), clock: clock)
+      .subscribe { seen.append($0) }
+    source.send(1)
+    source.send(2)
+    await clock.advance(by: .milliseconds(150))
+    source.send(3)
+    await clock.advance(by: .milliseconds(50))
+    source.send(4)
+    await clock.advance(by: .milliseconds(100))
+    #expect(seen == [2, 4])
+    subscription.unsubscribe()
+  }
+
+  @Test func unsubscribingDropsThePendingValueAndCancelsItsWait() async throws {
+    let clock = TestClock()
+    let source = Emitter<Int>()
+    var seen: [Int] = []
+    let subscription = try source.debounce(for: .milliseconds(100), clock: clock)
+      .subscribe { seen.append($0) }
+    source.send(1)
+    await clock.settle()
+    #expect(clock.sleeperCount == 1)
+    subscription.unsubscribe()
+    await clock.settle()
+    #expect(clock.sleeperCount == 0)
+    #expect(source.subscriberCount == 0)
+    await clock.advance(by: .seconds(1))
+    #expect(seen == [])
+  }
+
+  @Test func nothingIsDeliveredAfterUnsubscribeEvenWhenTheWaitHadEnded() async throws {
+    let clock = TestClock()
+    let source = Emitter<Int>()
+    var seen: [String] = []
+    var second: Subscription?
+    let debounced = try source.debounce(for: .milliseconds(100), clock: clock)
+    let first = debounced.subscribe {
+      seen.append("first \($0)")
+      second?.unsubscribe()
+    }
+    second = debounced.subscribe { seen.append("second \($0)") }
+    source.send(1)
+    await clock.settle()
+    #expect(clock.sleeperCount == 2)
+    // Both waits end before either task runs: the first delivery unsubscribes the second.
+    await clock.advanceWakingAllAtOnce(by: .milliseconds(100))
+    #expect(seen == ["first 1"])
+    first.unsubscribe()
+  }
+
+  @Test func refusesAnIntervalThatIsNotPositiveOrTooLong() {
+    let source = Emitter<Int>()
+    #expect(throws: TimerError.notPositive(.zero)) { try source.debounce(for: .zero) }
+    #expect(throws: TimerError.notPositive(.seconds(-1))) {
+      try source.debounce(for: .seconds(-1))
+    }
+    let tooLong = Timers.maximumInterval + .nanoseconds(1)
+    #expect(throws: TimerError.tooLong(tooLong)) { try source.debounce(for: tooLong) }
+    let beyondInt64Seconds = Duration.seconds(Int64.max) + .seconds(Int64.max)
+    #expect(throws: TimerError.tooLong(beyondInt64Seconds)) {
+      try source.debounce(for: beyondInt64Seconds)
+    }
+  }
+}

@@ -1,0 +1,93 @@
+import IndefiniteObservable
+
+extension ValueObservable {
+  /// Passes on at most one value per `interval`: the first value at once, then, at the end of
+  /// each interval in which values arrived, the latest of them (`latest: true`) or the first.
+  ///
+  /// ```swift
+  /// let positions = try drags.throttle(for: .milliseconds(50), latest: true)
+  /// ```
+  ///
+  /// As Combine's `throttle(for:scheduler:latest:)`, with a `Clock` in place of a scheduler,
+  /// with one difference: a value that may pass at once (none was passed on in the last
+  /// `interval`) is delivered synchronously, before the upstream's send returns, where Combine
+  /// schedules it on its scheduler.
+  ///
+  /// - At the window's end: the value held for it (the latest or the first that arrived since
+  ///   the last one passed on) is delivered, and the next window starts then. A window in which
+  ///   no value arrived delivers nothing, and the next value passes at once.
+  /// - Without completion: a stream never ends, so no held value is flushed at an end. A value
+  ///   held when the subscription ends is dropped, and its wait cancelled.
+  /// - Threading: the stream belongs to the caller's actor (`isolation`, which the compiler
+  ///   passes): subscribe and send into it there. A held value is delivered on that actor, by a
+  ///   task that runs there, so `T` need not be `Sendable`.
+  /// - Unsubscribe: cancels the wait. Once `unsubscribe()` returns on the stream's actor, no
+  ///   value is delivered; from another thread, a delivery already under way on the actor may
+  ///   finish, and no other begins.
+  /// - Cost: no allocation per value. Each held value starts one task on the actor, which
+  ///   sleeps on `clock` until the window's end (a `ContinuousClock` sleep allocates).
+  ///
+  /// - Parameters:
+  ///   - interval: The shortest time between two values passed on: above zero and at most
+  ///     `Timers.maximumInterval`.
+  ///   - clock: The clock that measures `interval`; a test passes one it controls.
+  ///   - latest: Whether a window's end delivers the latest value that arrived in it (true) or
+  ///     the first (false).
+  ///   - isolation: The actor the stream belongs to: the caller's, which the compiler passes.
+  /// - Throws: `TimerError.notPositive(_:)` for a zero or negative `interval`,
+  ///   `TimerError.tooLong(_:)` for one above `Timers.maximumInterval`, as `Timers.every`
+  ///   does, when the stream is made.
+  public func throttle(
+    for interval: Duration,
+    clock: some Clock<Duration> = ContinuousClock(),
+    latest: Bool,
+    isolation: isolated any Actor = #isolation
+  ) throws(TimerError) -> ValueObservable<T> {
+    let interval = try checkedInterval(interval)
+    return ValueObservable { observer in
+      let work = TimedWork()
+      let state = ThrottleState<T, _>(lastEmission: clock.now)
+      let upstream = self.subscribe { value in
+        if state.waiting {
+          if latest { state.pending = value }
+          return
+        }
+        let now = clock.now
+        let emission = state.emitted ? max(now, state.lastEmission.advanced(by: interval)) : now
+        guard emission > now else {
+          state.emitted = true
+          state.lastEmission = now
+          observer.next(value)
+          return
+        }
+        state.pending = value
+        state.waiting = true
+        work.waiting(
+          on: Task {
+            _ = isolation  // runs the task on the stream's actor
+            do { try await clock.sleep(until: emission, tolerance: nil) } catch { return }
+            guard !work.ended else { return }
+            state.waiting = false
+            state.lastEmission = clock.now
+            if let value = state.pending.take() { observer.next(value) }
+          })
+      }
+      return {
+        work.end()
+        upstream.unsubscribe()
+      }
+    }
+  }
+}
+
+/// A throttle subscription's held value and last emission, touched only on the stream's actor.
+private final class ThrottleState<T, Instant> {
+  var pending: T?
+  var lastEmission: Instant
+  var emitted = false
+  var waiting = false
+
+  init(lastEmission: Instant) {
+    self.lastEmission = lastEmission
+  }
+}

@@ -1,0 +1,103 @@
+import IndefiniteObservable
+import Multicast
+import Producers
+import Testing
+
+@MainActor
+@Suite struct DelayTests {
+  @Test func passesOnEveryValueIntervalAfterItArrivedInOrder() async throws {
+    let clock = TestClock()
+    let source = Emitter<Mark>()
+    var seen: [Int] = []
+    let subscription = try source.delay(for: .milliseconds(100), clock: clock)
+      .subscribe {
+        MainActor.assertIsolated()
+        seen.append($0.id)
+      }
+    source.send(Mark(1))
+    source.send(Mark(2))
+    await clock.advance(by: .milliseconds(30))
+    source.send(Mark(3))
+    await clock.advance(by: .milliseconds(69))
+    #expect(seen == [])
+    await clock.advance(by: .milliseconds(1))
+    #expect(seen == [1, 2])
+    await clock.advance(by: .milliseconds(29))
+    #expect(seen == [1, 2])
+    await clock.advance(by: .milliseconds(1))
+    #expect(seen == [1, 2, 3])
+    subscription.unsubscribe()
+  }
+
+  @Test func keepsOrderAcrossManyValuesAndReusesItsTaskOnlyWhileValuesWait() async throws {
+    let clock = TestClock()
+    let source = Emitter<Int>()
+    var seen: [Int] = []
+    let subscription = try source.delay(for: .milliseconds(10), clock: clock)
+      .subscribe { seen.append($0) }
+    for value in 0..<20 {
+      source.send(value)
+      await clock.advance(by: .milliseconds(3))
+    }
+    await clock.advance(by: .milliseconds(10))
+    #expect(seen == Array(0..<20))
+    #expect(clock.sleeperCount == 0)
+    source.send(20)
+    await clock.advance(by: .milliseconds(10))
+    #expect(seen == Array(0...20))
+    subscription.unsubscribe()
+  }
+
+  @Test func aZeroDelayDeliversAfterTheSendReturns() async throws {
+    let clock = TestClock()
+    let source = Emitter<Int>()
+    var seen: [Int] = []
+    let subscription = try source.delay(for: .zero, clock: clock).subscribe { seen.append($0) }
+    source.send(1)
+    source.send(2)
+    #expect(seen == [])
+    await clock.settle()
+    #expect(seen == [1, 2])
+    subscription.unsubscribe()
+  }
+
+  @Test func unsubscribingDropsTheWaitingValuesAndCancelsTheirWait() async throws {
+    let clock = TestClock()
+    let source = Emitter<Int>()
+    var seen: [Int] = []
+    let subscription = try source.delay(for: .milliseconds(100), clock: clock)
+      .subscribe { seen.append($0) }
+    source.send(1)
+    await clock.settle()
+    #expect(clock.sleeperCount == 1)
+    subscription.unsubscribe()
+    await clock.settle()
+    #expect(clock.sleeperCount == 0)
+    await clock.advance(by: .seconds(1))
+    #expect(seen == [])
+  }
+
+  @Test func nothingIsDeliveredAfterUnsubscribeEvenFromTheSubscriberItself() async throws {
+    let clock = TestClock()
+    let source = Emitter<Int>()
+    var seen: [Int] = []
+    var subscription: Subscription?
+    subscription = try source.delay(for: .milliseconds(100), clock: clock).subscribe {
+      seen.append($0)
+      subscription?.unsubscribe()
+    }
+    source.send(1)
+    source.send(2)
+    await clock.advance(by: .milliseconds(100))
+    #expect(seen == [1])
+  }
+
+  @Test func refusesANegativeOrTooLongDelay() {
+    let source = Emitter<Int>()
+    #expect(throws: TimerError.negativeDelay(.nanoseconds(-1))) {
+      try source.delay(for: .nanoseconds(-1))
+    }
+    let tooLong = Timers.maximumInterval + .nanoseconds(1)
+    #expect(throws: TimerError.tooLong(tooLong)) { try source.delay(for: tooLong) }
+  }
+}

@@ -1,0 +1,113 @@
+import IndefiniteObservable
+import Multicast
+import Producers
+import Testing
+
+@MainActor
+@Suite struct ThrottleTests {
+  /// Sends 1 at 0 ms, 2 at 10 ms, 3 at 20 ms and 4 at 150 ms into a stream throttled to 100 ms,
+  /// and returns what was delivered at 0, 99, 100, 150, 199 and 200 ms.
+  private func deliveries(latest: Bool) async throws -> [[Int]] {
+    let clock = TestClock()
+    let source = Emitter<Mark>()
+    var seen: [Int] = []
+    var snapshots: [[Int]] = []
+    let subscription = try source.throttle(for: .milliseconds(100), clock: clock, latest: latest)
+      .subscribe {
+        MainActor.assertIsolated()
+        seen.append($0.id)
+      }
+    source.send(Mark(1))
+    snapshots.append(seen)
+    await clock.advance(by: .milliseconds(10))
+    source.send(Mark(2))
+    await clock.advance(by: .milliseconds(10))
+    source.send(Mark(3))
+    await clock.advance(by: .milliseconds(79))
+    snapshots.append(seen)
+    await clock.advance(by: .milliseconds(1))
+    snapshots.append(seen)
+    await clock.advance(by: .milliseconds(50))
+    source.send(Mark(4))
+    snapshots.append(seen)
+    await clock.advance(by: .milliseconds(49))
+    snapshots.append(seen)
+    await clock.advance(by: .milliseconds(1))
+    snapshots.append(seen)
+    subscription.unsubscribe()
+    return snapshots
+  }
+
+  @Test func latestPassesTheFirstValueAtOnceThenTheLatestOfEachWindowAtItsEnd() async throws {
+    #expect(try await deliveries(latest: true) == [[1], [1], [1, 3], [1, 3], [1, 3], [1, 3, 4]])
+  }
+
+  @Test func firstPassesTheFirstValueAtOnceThenTheFirstOfEachWindowAtItsEnd() async throws {
+    #expect(try await deliveries(latest: false) == [[1], [1], [1, 2], [1, 2], [1, 2], [1, 2, 4]])
+  }
+
+  @Test func aValueAfterAQuietWindowPassesAtOnce() async throws {
+    let clock = TestClock()
+    let source = Emitter<Int>()
+    var seen: [Int] = []
+    let subscription = try source.throttle(for: .milliseconds(100), clock: clock, latest: true)
+      .subscribe { seen.append($0) }
+    source.send(1)
+    await clock.advance(by: .milliseconds(100))
+    source.send(2)
+    #expect(seen == [1, 2])
+    #expect(clock.sleeperCount == 0)
+    subscription.unsubscribe()
+  }
+
+  @Test func unsubscribingDropsTheHeldValueAndCancelsItsWait() async throws {
+    let clock = TestClock()
+    let source = Emitter<Int>()
+    var seen: [Int] = []
+    let subscription = try source.throttle(for: .milliseconds(100), clock: clock, latest: true)
+      .subscribe { seen.append($0) }
+    source.send(1)
+    source.send(2)
+    await clock.settle()
+    #expect(clock.sleeperCount == 1)
+    subscription.unsubscribe()
+    await clock.settle()
+    #expect(clock.sleeperCount == 0)
+    await clock.advance(by: .seconds(1))
+    #expect(seen == [1])
+  }
+
+  @Test func nothingIsDeliveredAfterUnsubscribeEvenWhenTheWaitHadEnded() async throws {
+    let clock = TestClock()
+    let source = Emitter<Int>()
+    var seen: [String] = []
+    var second: Subscription?
+    let throttled = try source.throttle(for: .milliseconds(100), clock: clock, latest: true)
+    let first = throttled.subscribe {
+      seen.append("first \($0)")
+      if $0 == 2 { second?.unsubscribe() }
+    }
+    second = throttled.subscribe { seen.append("second \($0)") }
+    source.send(1)
+    source.send(2)
+    await clock.settle()
+    #expect(clock.sleeperCount == 2)
+    await clock.advanceWakingAllAtOnce(by: .milliseconds(100))
+    #expect(seen == ["first 1", "second 1", "first 2"])
+    first.unsubscribe()
+  }
+
+  @Test func refusesAnIntervalThatIsNotPositiveOrTooLong() {
+    let source = Emitter<Int>()
+    #expect(throws: TimerError.notPositive(.zero)) {
+      try source.throttle(for: .zero, latest: true)
+    }
+    #expect(throws: TimerError.notPositive(.seconds(-1))) {
+      try source.throttle(for: .seconds(-1), latest: false)
+    }
+    let tooLong = Timers.maximumInterval + .nanoseconds(1)
+    #expect(throws: TimerError.tooLong(tooLong)) {
+      try source.throttle(for: tooLong, latest: true)
+    }
+  }
+}

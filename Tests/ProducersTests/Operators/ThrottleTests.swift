@@ -39,11 +39,13 @@ import Testing
   }
 
   @Test func latestPassesTheFirstValueAtOnceThenTheLatestOfEachWindowAtItsEnd() async throws {
-    #expect(try await deliveries(latest: true) == [[1], [1], [1, 3], [1, 3], [1, 3], [1, 3, 4]])
+    #expect(
+      try await deliveries(latest: true) == [[1], [1], [1, 3], [1, 3], [1, 3], [1, 3, 4]])
   }
 
   @Test func firstPassesTheFirstValueAtOnceThenTheFirstOfEachWindowAtItsEnd() async throws {
-    #expect(try await deliveries(latest: false) == [[1], [1], [1, 2], [1, 2], [1, 2], [1, 2, 4]])
+    #expect(
+      try await deliveries(latest: false) == [[1], [1], [1, 2], [1, 2], [1, 2], [1, 2, 4]])
   }
 
   @Test func aValueAfterAQuietWindowPassesAtOnce() async throws {

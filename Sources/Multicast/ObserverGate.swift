@@ -56,11 +56,16 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   // its caller is statically isolated to `actor`, or by `drain(isolation:)`, which runs isolated
   // to it. A `@Sendable` closure is called anywhere.
   private let state: LockedState<State>
-  private let actor: (any Actor)?
+  // Whether the closure is bound to an actor (false: it is `@Sendable`).
+  private let isBound: Bool
 
   private struct State {
     // In a struct field, not a bare generic state: see `LockedState`.
     var next: ((Value) -> Void)?
+    // The actor an actor-bound closure runs on; released with the closure when the gate closes,
+    // so that a closed gate that something still holds (a pending Observation registration, a
+    // source's table) keeps no actor alive.
+    var actor: (any Actor)?
     // Values waiting for their hop; slots before `head` were delivered and are nil.
     var pending: [Value?] = []
     var head = 0
@@ -78,15 +83,15 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   ///     closure).
   ///   - next: Called with each value sent, on `isolation`.
   public init(isolation: isolated any Actor = #isolation, _ next: @escaping (Value) -> Void) {
-    self.actor = isolation
-    self.state = LockedState(State(next: next))
+    self.isBound = true
+    self.state = LockedState(State(next: next, actor: isolation))
   }
 
   /// Creates an open gate to `next`, a closure that may run anywhere: each value is delivered on
   /// the thread that sends it, before ``send(_:isolation:)`` returns.
   public init(_ next: @escaping @Sendable (Value) -> Void) {
-    self.actor = nil
-    self.state = LockedState(State(next: next))
+    self.isBound = false
+    self.state = LockedState(State(next: next, actor: nil))
   }
 
   /// Creates an open gate to a main-actor closure: each value is delivered on the main actor.
@@ -98,8 +103,8 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   }
 
   private init(actor: any Actor, _ next: @escaping (Value) -> Void) {
-    self.actor = actor
-    self.state = LockedState(State(next: next))
+    self.isBound = true
+    self.state = LockedState(State(next: next, actor: actor))
   }
 
   /// Delivers `value` to the closure, unless the gate is closed.
@@ -121,40 +126,41 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   /// `send`, for callers that hold the sender's isolation as a value: `sender` must be the
   /// static isolation of the code that sends (nil when it has none).
   func deliver(_ value: Value, from sender: (any Actor)?) -> Bool {
-    deliver(value, onActor: actor.map { actor in sender.map { $0 === actor } ?? false } ?? false)
+    deliver(value) { actor in sender.map { $0 === actor } ?? false }
   }
 
   /// `send`, for a sender that set its isolation with ``SendingIsolation/with(_:_:)``.
   func deliverFromCurrentSender(_ value: Value) -> Bool {
-    deliver(value, onActor: actor.map(SendingIsolation.isOn) ?? false)
+    deliver(value, isSenderOn: SendingIsolation.isOn)
   }
 
-  /// Delivers `value`; `onActor` says that the caller runs statically isolated to `actor`.
-  private func deliver(_ value: Value, onActor: Bool) -> Bool {
-    guard let actor else {
+  /// Delivers `value`; `isSenderOn(actor)` says whether the caller runs statically isolated to
+  /// the gate's actor.
+  private func deliver(_ value: Value, isSenderOn: (any Actor) -> Bool) -> Bool {
+    guard isBound else {
       guard let next = state.withLock({ $0.next }) else { return false }
       next(value)
       return true
     }
     let action: Action = state.withLock { state in
-      guard state.next != nil else { return .closed }
-      if onActor && !state.draining && state.head == state.pending.count {
+      guard state.next != nil, let actor = state.actor else { return .closed }
+      if isSenderOn(actor) && !state.draining && state.head == state.pending.count {
         state.draining = true
         return .deliverNow
       }
       state.pending.append(value)
       guard !state.draining && !state.scheduled else { return .none }
       state.scheduled = true
-      return .schedule
+      return .schedule(actor)
     }
     switch action {
     case .closed: return false
     case .none: break
     case .deliverNow:
-      // `sender === actor` and `sender` is the caller's static isolation: this runs on `actor`.
+      // The caller's static isolation is the gate's actor: this runs on it.
       call(value)
       drainQueued()
-    case .schedule:
+    case .schedule(let actor):
       if actor === MainActor.shared {
         Task { @MainActor in self.drainScheduled() }
       } else {
@@ -165,7 +171,10 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   }
 
   /// What `deliver` does once it has released the lock.
-  private enum Action { case closed, none, deliverNow, schedule }
+  private enum Action {
+    case closed, none, deliverNow
+    case schedule(any Actor)
+  }
 
   /// Whether ``close()`` has been called.
   public var isClosed: Bool {
@@ -181,12 +190,13 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
     let released = state.withLock { state in
       defer {
         state.next = nil
+        state.actor = nil
         state.pending = []
         state.head = 0
       }
-      return (state.next, state.pending)
+      return (state.next, state.pending, state.actor)
     }
-    return released.0 != nil  // the closure and the values are released here, after the lock
+    return released.0 != nil  // the closure, values and actor are released here, after the lock
   }
 
   /// Runs a scheduled delivery on the gate's actor.

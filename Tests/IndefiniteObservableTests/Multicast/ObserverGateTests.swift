@@ -35,4 +35,26 @@ import Testing
     #expect(gate.isClosed)
     #expect(received == [1])
   }
+
+  /// A closed gate that something still holds (an Observation registration waiting for the next
+  /// change, say) keeps no actor alive: the actor that owns the object would otherwise keep it,
+  /// and leak with it.
+  @Test func aClosedGateKeepsNoActorAlive() async {
+    weak var weakOwner: GateOwner?
+    let gate: ObserverGate<Int>
+    do {
+      let owner = GateOwner()
+      weakOwner = owner
+      gate = await owner.makeGate()
+    }
+    #expect(weakOwner != nil)  // an open gate keeps its actor
+    gate.close()
+    #expect(weakOwner == nil)
+  }
+}
+
+private actor GateOwner {
+  func makeGate() -> ObserverGate<Int> {
+    ObserverGate(isolation: self) { _ in }
+  }
 }

@@ -13,7 +13,9 @@ import IndefiniteObservable
 ///   call it: the compiler says "call to actor-isolated initializer ... in a synchronous
 ///   nonisolated context".
 /// - ``init(_:)`` takes a `@Sendable` closure, which may run anywhere: it runs on the sending
-///   thread, before `send` returns.
+///   thread, before `send` returns. A closure literal that fits both is taken as `@Sendable`
+///   (the type checker prefers it): write `ObserverGate(isolation: isolation) { ... }`, as
+///   below, to bind one to an actor.
 ///
 /// A source that calls its subscriber from a queue, a task or a system callback makes the gate
 /// where it knows the subscriber's actor, calls ``send(_:isolation:)`` for each value, and closes

@@ -122,13 +122,7 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   /// - Returns: False once the gate is closed (the value is dropped), true otherwise.
   @discardableResult
   public func send(_ value: Value, isolation: isolated (any Actor)? = #isolation) -> Bool {
-    deliver(value, from: isolation)
-  }
-
-  /// `send`, for callers that hold the sender's isolation as a value: `sender` must be the
-  /// static isolation of the code that sends (nil when it has none).
-  func deliver(_ value: Value, from sender: (any Actor)?) -> Bool {
-    deliver(value) { actor in sender.map { $0 === actor } ?? false }
+    deliver(value) { actor in isolation.map { $0 === actor } ?? false }
   }
 
   /// `send`, for a sender that set its isolation with ``SendingIsolation/with(_:_:)``.

@@ -289,12 +289,3 @@ private final class EntryState {
   var state: MulticastState?
 
 }
-
-/// A weak reference to a subscription's owner, that a `Sendable` closure may hold.
-///
-/// `@unchecked Sendable`: the reference is only loaded on the actor the subscription is bound to,
-/// where the owner's subscriber runs.
-private final class WeakOwner<Owner: AnyObject>: @unchecked Sendable {
-  weak var object: Owner?
-  init(_ object: Owner) { self.object = object }
-}

@@ -24,11 +24,6 @@ extension ValueObservable where T: Sendable {
   /// - Lifetime: the subscription keeps the handler until `unsubscribe()`, like any other.
   @discardableResult
   public func subscribeOnMainActor(_ next: @escaping @MainActor (T) -> Void) -> Subscription {
-    let gate = ObserverGate(mainActor: next)
-    let upstream = subscribe { gate.send($0) }
-    return Subscription {
-      gate.close()
-      upstream.unsubscribe()
-    }
+    receive(on: MainActor.shared).subscribe(next)
   }
 }

@@ -1,0 +1,50 @@
+import Dispatch
+import IndefiniteObservable
+
+/// A stream's values, delivered on a queue: what `receive(on:)` with a `DispatchQueue` returns.
+///
+/// Subscribe to it where its stream lives. It is not `Sendable`, as its stream is not.
+public struct ValuesOnQueue<T: Sendable> {
+  let upstream: ValueObservable<T>
+  let queue: DispatchQueue
+
+  /// Subscribes `next`, to run on the queue with each value.
+  ///
+  /// - Parameter next: Called on the queue, once per value, in the order sent on a serial
+  ///   queue.
+  /// - Returns: The subscription. Dropping it does not unsubscribe, as with
+  ///   `ValueObservable.subscribe(_:)`.
+  @discardableResult
+  public func subscribe(_ next: @escaping @Sendable (T) -> Void) -> Subscription {
+    let gate = ObserverGate(next)
+    let queue = self.queue
+    let upstream = upstream.subscribe { value in
+      queue.async { gate.send(value) }
+    }
+    return Subscription {
+      gate.close()
+      upstream.unsubscribe()
+    }
+  }
+
+  /// Subscribes `next` bound to `owner`: `next` receives the owner with each value, on the queue;
+  /// the owner is held weakly, and a value that finds it gone is dropped.
+  ///
+  /// The subscription ends with `unsubscribe()`; an owner's deallocation only stops the calls,
+  /// as this stream cannot tell its source to let go (`SharedEmitter` can).
+  ///
+  /// - Parameters:
+  ///   - owner: The object the subscriber works for; checked on the queue before each call.
+  ///   - next: Called on the queue with the owner and each value.
+  /// - Returns: The subscription.
+  @discardableResult
+  public func subscribe<Owner: AnyObject & Sendable>(
+    _ owner: Owner,
+    _ next: @escaping @Sendable (Owner, T) -> Void
+  ) -> Subscription {
+    let weakOwner = WeakOwner(owner)
+    return subscribe { value in
+      if let owner = weakOwner.object { next(owner, value) }
+    }
+  }
+}

@@ -54,3 +54,18 @@ extension ValueObservable where T: Sendable {
     ValuesOnMainActor(upstream: self)
   }
 }
+
+extension ValueObservable where T: Sendable {
+  /// Subscribes to this stream with `hand`, which passes each value on to `gate`; unsubscribing
+  /// closes the gate, so that nothing waiting in it is delivered, then ends the upstream
+  /// subscription.
+  func subscribe(
+    through gate: ObserverGate<T>, _ hand: @escaping (ObserverGate<T>, T) -> Void
+  ) -> Subscription {
+    let upstream = subscribe { hand(gate, $0) }
+    return Subscription {
+      gate.close()
+      upstream.unsubscribe()
+    }
+  }
+}

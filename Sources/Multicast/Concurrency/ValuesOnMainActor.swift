@@ -14,12 +14,7 @@ public struct ValuesOnMainActor<T: Sendable> {
   ///   `ValueObservable.subscribe(_:)`.
   @discardableResult
   public func subscribe(_ next: @escaping @MainActor (T) -> Void) -> Subscription {
-    let gate = ObserverGate(mainActor: next)
-    let upstream = upstream.subscribe { value in gate.send(value) }
-    return Subscription {
-      gate.close()
-      upstream.unsubscribe()
-    }
+    upstream.subscribe(through: ObserverGate(mainActor: next)) { gate, value in gate.send(value) }
   }
 
   /// Subscribes `next` bound to `owner`, in one line from a `@MainActor` type:

@@ -16,14 +16,9 @@ public struct ValuesOnQueue<T: Sendable> {
   ///   `ValueObservable.subscribe(_:)`.
   @discardableResult
   public func subscribe(_ next: @escaping @Sendable (T) -> Void) -> Subscription {
-    let gate = ObserverGate(next)
     let queue = self.queue
-    let upstream = upstream.subscribe { value in
+    return upstream.subscribe(through: ObserverGate(next)) { gate, value in
       queue.async { gate.send(value) }
-    }
-    return Subscription {
-      gate.close()
-      upstream.unsubscribe()
     }
   }
 

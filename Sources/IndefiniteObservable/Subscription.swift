@@ -35,8 +35,8 @@ public final class Subscription: @unchecked Sendable {
   /// package does, no value reaches the observer after this method returns.
   public func unsubscribe() {
     guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
-    let disconnect = self.disconnect.take()
-    disconnect?()
+    // `if let` moves the closure out; calling `take()` through `?()` retained it for the call.
+    if let disconnect = self.disconnect.take() { disconnect() }
   }
 
   /// Whether ``unsubscribe()`` has been called.

@@ -184,7 +184,8 @@ private struct SkippingClock: Clock {
 
   /// Moves this clock forward by `duration`.
   func skip(_ duration: Duration) {
-    let nanoseconds = duration.components.seconds * 1_000_000_000
+    let (seconds, attoseconds) = duration.components
+    let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     skipped.nanoseconds.add(nanoseconds, ordering: .relaxed)
   }
 }

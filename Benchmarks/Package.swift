@@ -19,8 +19,10 @@ let package = Package(
       dependencies: [
         .product(name: "IndefiniteObservable", package: "IndefiniteObservable"),
         .product(name: "Multicast", package: "IndefiniteObservable"),
+        .product(name: "Producers", package: "IndefiniteObservable"),
         .product(name: "Benchmark", package: "benchmark"),
         .product(name: "OpenCombine", package: "OpenCombine"),
+        .product(name: "OpenCombineDispatch", package: "OpenCombine"),
         .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
       ],
       path: "Benchmarks/Streams",

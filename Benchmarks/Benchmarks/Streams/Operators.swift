@@ -18,6 +18,8 @@ func operatorBenchmarks() {
   mergeBenchmarks()
   switchToLatestBenchmarks()
   shareBenchmarks()
+  timedOperatorBenchmarks()
+  receiveOnBenchmarks()
 }
 
 /// `dropFirst()`, measured once the dropped value has passed.

@@ -31,6 +31,31 @@ import Testing
     subscription.unsubscribe()
   }
 
+  /// Pipe streams that wait, receive a line, then end of file, while the caller keeps its end
+  /// open (so the descriptor stays readable, as `follow` keeps standard input), and are then
+  /// unsubscribed. A reader that suspended its read source for its turns and resumed it made
+  /// libdispatch's epoll loop read freed memory and crash the process (SIGSEGV in
+  /// `_dispatch_event_loop_drain`; see `SourceReader`).
+  @Test func manyPipeStreamsEndingWhileTheirDescriptorStaysReadableKeepDispatchWell() async throws {
+    for _ in 0..<150 {
+      let pipes = (0..<8).map { _ in Pipe() }
+      let lines = Recorder<String>()
+      let statuses = Recorder<DescriptorStatus>()
+      let subscriptions = try pipes.map { pipe in
+        try FileDescriptors.lines(of: pipe.read, ownership: .callerCloses)
+          .subscribe(next: lines.record, status: statuses.record)
+      }
+      try await Task.sleep(for: .milliseconds(2))  // each reader now waits on its source
+      for pipe in pipes { pipe.send("a line\n") }
+      try await Task.sleep(for: .milliseconds(1))
+      for pipe in pipes { close(pipe.write) }
+      #expect(await statuses.arrival(ofCount: pipes.count))
+      #expect(lines.count == pipes.count)
+      for subscription in subscriptions { subscription.unsubscribe() }
+      for pipe in pipes { close(pipe.read) }
+    }
+  }
+
   @Test func bytesOfAPipeArriveInOrderThenEndOfFile() async throws {
     let pipe = Pipe()
     let bytes = Recorder<UInt8>()

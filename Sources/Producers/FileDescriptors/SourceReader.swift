@@ -15,41 +15,26 @@ import IndefiniteObservable
 /// Reading goes in turns. Each turn asks `poll` whether a read would block, reads one chunk if
 /// not, and hands its values to the subscriber's actor; the next turn is asked for once the
 /// subscriber has received them (``DescriptorReader/deliver(_:then:)``), so a busy actor is
-/// never read ahead of. Turns start with the subscription and
-/// go on while `poll` says ready; they stop at end of file (reported), at a failure (reported),
-/// or when the descriptor has nothing for now. Only then does a Dispatch read source watch the
-/// descriptor, made the first time it is needed, and start the turns again when data arrives;
-/// it is suspended while they run, since Dispatch re-arms a read source after each event and a
-/// descriptor that stays readable fires it again at once (about 15 events for each turn of a
-/// flood, each a block on the queue announcing what the turns read anyway).
+/// never read ahead of. Turns start with the subscription and go on while `poll` says ready;
+/// they stop at end of file (reported), at a failure (reported), or when the descriptor has
+/// nothing for now. Only then does the reader wait, with ``DescriptorPoller``, for data to
+/// arrive, and the turns start again when it does. (Not with a Dispatch read source: see
+/// ``DescriptorPoller`` for the crash that they cause on Linux.)
 ///
-/// A device that `poll` always says is ready never needs the source, which matters on Linux:
-/// epoll refuses a device without a poll operation, such as `/dev/null`, `/dev/zero` or
-/// `/dev/urandom`, and a read source on one never fires. So `/dev/null` says end of file on the
+/// A device that `poll` always says is ready never waits: `/dev/null` says end of file on the
 /// first turn, and `/dev/zero` is read in turns for as long as the subscription lasts.
 ///
-/// At end of file the source, if there is one, is cancelled from its own event handler, which
-/// the hang-up fires: libdispatch's epoll loop reads freed memory when a read source is
-/// cancelled while the hang-up of its descriptor is being merged (`_dispatch_event_loop_drain`
-/// crashed in 4 runs of 20 of the descriptor tests under ThreadSanitizer when turns cancelled
-/// it at end of file; the event handler is where the reader always cancelled it before).
-///
-/// `decoder`, `source`, `isReading`, `isSuspended`, `isFinished` and `isEnding` are used only
-/// on the queue (see ``DescriptorReader``).
+/// `decoder`, `waiting`, `isFinished` and `isEnding` are used only on the queue (see
+/// ``DescriptorReader``).
 final class SourceReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>,
   @unchecked Sendable
 {
   private var decoder: Decoder
   // The most bytes one read asks for: the most that one turn decodes and delivers.
   private let chunkSize: Int
-  private var source: DispatchSourceRead?
-  // Whether turns are under way (one running or waiting), and whether the source is suspended
-  // for them. A suspended source must be resumed before it can go: its cancel handler, which
-  // releases the reader, waits for that.
-  private var isReading = true
-  private var isSuspended = false
-  // Whether reading is over (end of file or failure), and whether the reader is on its way out
-  // (the source cancelled, or, without one, the reader released).
+  // The wait under way, if any.
+  private var waiting: UInt64?
+  // Whether reading is over (end of file or failure), and whether the reader is on its way out.
   private var isFinished = false
   private var isEnding = false
 
@@ -107,76 +92,32 @@ final class SourceReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>
     }
   }
 
-  /// Ends the turns until data arrives: the source, made now if this is the first time, watches
-  /// the descriptor again.
+  /// Ends the turns until data arrives.
   private func waitForData() {
-    isReading = false
-    if let source {
-      if isSuspended {
-        isSuspended = false
-        source.resume()
-      }
-      return
-    }
-    let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-    self.source = source
-    // No registration handler: with one set, libdispatch's epoll loop on Linux crashed
-    // (`_dispatch_event_loop_drain`) in about 1 run in 100 of a program reading a few pipes.
-    source.setEventHandler(handler: dataArrived)
-    source.setCancelHandler(handler: sourceCancelled)
-    source.activate()
-    LiveResources.opened(.dispatchSources)
+    waiting = DescriptorPoller.shared.wait(fd, onQueue(dataArrived))
   }
 
-  /// Runs when Dispatch says the descriptor is readable, on the queue; after end of
-  /// file, that is the hang-up, and the source is cancelled.
+  /// Runs once data arrived, on the queue: the turns start again.
   @Sendable private func dataArrived() {
-    guard let source, !isEnding else { return }
-    if isFinished {
-      isEnding = true
-      source.cancel()
-      return
-    }
-    guard !isReading else { return }
-    isReading = true
-    source.suspend()
-    isSuspended = true
+    waiting = nil
     readTurn()
   }
 
-  /// Stops the turns for good, at end of file or a failure: without a source the reader is
-  /// released now; a source is resumed, and cancelled by its next event (the hang-up), or at
-  /// disconnect.
+  /// Stops the turns for good, at end of file or a failure.
   private func finishReading() {
     isFinished = true
-    isReading = false
-    guard let source else { return end() }
-    if isSuspended {
-      isSuspended = false
-      source.resume()
-    }
+    end()
   }
 
-  /// Ends the reader, on the queue: cancels the source, whose cancel handler releases
-  /// the reader once Dispatch has let go of the descriptor, or, without a source, releases it
-  /// now. Runs once.
+  /// Ends the reader, on the queue: ends the wait under way and releases the reader, which closes
+  /// the duplicate (the poller ignores a descriptor whose wait has ended). Runs once.
   @Sendable private func end() {
     guard !isEnding else { return }
     isEnding = true
-    isReading = false
-    guard let source else { return release() }
-    source.cancel()
-    if isSuspended {
-      isSuspended = false
-      source.resume()
+    if let waiting {
+      self.waiting = nil
+      DescriptorPoller.shared.cancel(waiting)
     }
-  }
-
-  /// Runs once after the source was cancelled, on the queue: Dispatch no longer
-  /// watches the duplicate, so it can be closed.
-  @Sendable private func sourceCancelled() {
-    source = nil
-    LiveResources.closed(.dispatchSources)
     release()
   }
 

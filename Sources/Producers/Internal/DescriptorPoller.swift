@@ -1,0 +1,124 @@
+import IndefiniteObservable
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Waits for descriptors to have something to read, with `poll` on a thread of its own, and calls
+/// each waiter once: what the readers use in place of Dispatch read sources.
+///
+/// Why not Dispatch: on Linux, libdispatch's epoll loop reads a freed muxnote and crashes the
+/// process (`_dispatch_event_loop_drain`, SIGSEGV) when read sources on pipes are suspended and
+/// resumed, or cancelled while their descriptor stays readable. The test
+/// `manyPipeStreamsEndingWhileTheirDescriptorStaysReadableKeepDispatchWell` crashed its process
+/// in 3 runs of 3 with a reader that suspended its source during its turns, and in 3 of 3 with
+/// one that made a source for each wait and cancelled it in its own event handler;
+/// `.ci/dispatch-reproductions/SuspendedReadSource.swift` crashes the same way with nothing of
+/// this package. Here a wait is an entry in a table: cancelling it removes the entry under the
+/// lock, and readiness reported for an entry that is gone is ignored, so a descriptor closed
+/// (or its number reused) after its wait was cancelled is never mistaken for it.
+///
+/// - Threading: ``wait(_:_:)`` and ``cancel(_:)`` may be called from any thread. A waiter's
+///   `ready` runs on the poller's thread, with no lock held, and must only hand the work on (to
+///   a queue).
+/// - Lifetime: one poller per process, and its thread, live as long as the process.
+final class DescriptorPoller: Sendable {
+  /// The process's poller, started when first used.
+  static let shared = DescriptorPoller()
+
+  private struct Waiter {
+    let fd: Int32
+    let ready: @Sendable () -> Void
+  }
+
+  private struct State {
+    var waiters: [UInt64: Waiter] = [:]
+    var nextID: UInt64 = 0
+  }
+
+  private let state = LockedState(State())
+  // A pipe whose read end the thread polls beside the waiters: a byte written to it makes the
+  // thread poll again, with the waiters of now.
+  private let wakeRead: Int32
+  private let wakeWrite: Int32
+
+  private init() {
+    var ends: [Int32] = [0, 0]
+    precondition(pipe(&ends) == 0, "DescriptorPoller: pipe failed: errno \(errno)")
+    for end in ends {
+      _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+      _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+    }
+    wakeRead = ends[0]
+    wakeWrite = ends[1]
+    let context = Unmanaged.passRetained(self).toOpaque()
+    #if canImport(Darwin)
+      var thread: pthread_t?
+      let started = pthread_create(
+        &thread, nil,
+        { Unmanaged<DescriptorPoller>.fromOpaque($0).takeRetainedValue().run() }, context)
+      precondition(started == 0, "DescriptorPoller: pthread_create failed: \(started)")
+      pthread_detach(thread!)
+    #else
+      var thread = pthread_t()
+      let started = pthread_create(
+        &thread, nil,
+        { Unmanaged<DescriptorPoller>.fromOpaque($0!).takeRetainedValue().run() }, context)
+      precondition(started == 0, "DescriptorPoller: pthread_create failed: \(started)")
+      pthread_detach(thread)
+    #endif
+  }
+
+  /// Calls `ready` once, on the poller's thread, when `fd` has something to read (data, end of
+  /// file, an error, or the descriptor closed under the wait); returns the wait's identifier
+  /// for ``cancel(_:)``.
+  func wait(_ fd: Int32, _ ready: @escaping @Sendable () -> Void) -> UInt64 {
+    let id = state.withLock { state in
+      state.nextID += 1
+      state.waiters[state.nextID] = Waiter(fd: fd, ready: ready)
+      return state.nextID
+    }
+    wakeUp()
+    return id
+  }
+
+  /// Ends a wait: true when its `ready` had not been called and now never will be; false when it
+  /// had already been taken to be called.
+  @discardableResult
+  func cancel(_ id: UInt64) -> Bool {
+    let removed = state.withLock { $0.waiters.removeValue(forKey: id) }
+    return removed != nil  // the waiter, and what `ready` captured, are released here
+  }
+
+  private func wakeUp() {
+    var byte: UInt8 = 1
+    _ = write(wakeWrite, &byte, 1)  // a full pipe already holds a wake-up
+  }
+
+  private func run() -> Never {
+    var entries: [pollfd] = []
+    while true {
+      let waiting = state.withLock { Array($0.waiters) }
+      entries.removeAll(keepingCapacity: true)
+      entries.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
+      for (_, waiter) in waiting {
+        entries.append(pollfd(fd: waiter.fd, events: Int16(POLLIN), revents: 0))
+      }
+      guard poll(&entries, nfds_t(entries.count), -1) > 0 else { continue }  // EINTR
+      if entries[0].revents != 0 {
+        var bytes = (0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64)
+        let wakeRead = self.wakeRead
+        while withUnsafeMutableBytes(of: &bytes, { read(wakeRead, $0.baseAddress, $0.count) }) > 0 {
+        }
+      }
+      for (index, (id, _)) in waiting.enumerated() where entries[index + 1].revents != 0 {
+        // Taken out under the lock, called after it: a cancelled wait is no longer there.
+        state.withLock { $0.waiters.removeValue(forKey: id) }?.ready()
+      }
+    }
+  }
+}

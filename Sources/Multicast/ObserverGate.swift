@@ -134,8 +134,8 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   /// the gate's actor.
   private func deliver(_ value: Value, isSenderOn: (any Actor) -> Bool) -> Bool {
     guard isBound else {
-      guard let next = state.withLock({ $0.next }) else { return false }
-      next(value)
+      guard let call = state.withLock({ Call($0.next, value) }) else { return false }
+      call.run()
       return true
     }
     let action: Action = state.withLock { state in
@@ -214,8 +214,8 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   /// Delivers queued values, on the gate's actor, until none is left; then ends `draining`.
   private func drainQueued() {
     while true {
-      let next: ((Value) -> Void, Value)? = state.withLock { state in
-        guard state.head < state.pending.count, let next = state.next else {
+      let call: Call? = state.withLock { state in
+        guard state.head < state.pending.count, state.next != nil else {
           state.pending.removeAll(keepingCapacity: true)  // only nil slots are left
           state.head = 0
           state.draining = false
@@ -223,16 +223,32 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
         }
         let value = state.pending[state.head].take()!
         state.head += 1
-        return (next, value)
+        return Call(state.next, value)
       }
-      guard let (next, value) = next else { return }
-      next(value)
+      guard let call else { return }
+      call.run()
     }
   }
 
   /// Calls the closure with `value` unless the gate was closed.
   private func call(_ value: Value) {
-    guard let next = state.withLock({ $0.next }) else { return }
-    next(value)
+    state.withLock { Call($0.next, value) }?.run()
+  }
+
+  /// A call of the closure, taken out of the lock to be made after it. A struct, because the
+  /// closure returned bare (or in a tuple) through the lock's generic result is wrapped in a
+  /// reabstraction thunk: an allocation for every value.
+  private struct Call {
+    let next: (Value) -> Void
+    let value: Value
+
+    /// Nil when the gate is closed (`next` is nil).
+    init?(_ next: ((Value) -> Void)?, _ value: Value) {
+      guard let next else { return nil }
+      self.next = next
+      self.value = value
+    }
+
+    func run() { next(value) }
   }
 }

@@ -333,6 +333,30 @@ import Testing
     #expect(readable.values.first == 1)
   }
 
+  /// `readable` reports what a read would return; `writable`, a pipe's free space (Linux). Both
+  /// report again once the subscriber has received a report, while the descriptor stays ready.
+  @Test func readinessReportsTheBytesToReadAndThePipesFreeSpace() async throws {
+    let pipe = Pipe()
+    pipe.send("12345")
+    let readable = Recorder<Int>()
+    let reading = try FileDescriptors.readable(pipe.read, ownership: .callerCloses)
+      .subscribe(next: readable.record)
+    #expect(await readable.arrival(ofCount: 2))
+    #expect(readable.values.prefix(2) == [5, 5])
+    reading.unsubscribe()
+
+    let writable = Recorder<Int>()
+    let writing = try FileDescriptors.writable(pipe.write, ownership: .callerCloses)
+      .subscribe(next: writable.record)
+    #expect(await writable.arrival(ofCount: 1))
+    #if os(Linux)
+      #expect(writable.values.first == Int(fcntl(pipe.write, 1032 /* F_GETPIPE_SZ */)) - 5)
+    #endif
+    writing.unsubscribe()
+    close(pipe.read)
+    close(pipe.write)
+  }
+
   @Test func manySubscriptionsLeaveNoDescriptorOpen() async throws {
     var identities: [(Int32, FileIdentity?)] = []
     for _ in 0..<200 {

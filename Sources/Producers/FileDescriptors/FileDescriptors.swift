@@ -111,8 +111,8 @@ public enum FileDescriptors {
     ) { LineDecoder(maximumLength: length) }
   }
 
-  /// A stream that delivers each time `fd` is readable, with Dispatch's estimate of the bytes
-  /// available (0 at end of file).
+  /// A stream that delivers each time `fd` is readable, with the number of bytes a read would
+  /// return now (0 at end of file).
   ///
   /// You read the descriptor yourself in `next`; until you do, the stream keeps delivering. A
   /// pipe at end of file stays readable, so unsubscribe when your read returns 0. Regular files
@@ -127,14 +127,11 @@ public enum FileDescriptors {
     isolation: isolated any Actor = #isolation
   ) throws(FileDescriptorError) -> DescriptorObservable<Int> {
     try validate(fd, direction: O_WRONLY, error: .notReadable(fd), allowDirectory: false)
-    return readiness(fd, ownership: ownership, events: Int16(POLLIN), isolation: isolation) {
-      fd, queue in
-      DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-    }
+    return readiness(fd, ownership: ownership, events: Int16(POLLIN), isolation: isolation)
   }
 
-  /// A stream that delivers each time `fd` can be written without blocking, with Dispatch's
-  /// estimate of the buffer space available.
+  /// A stream that delivers each time `fd` can be written without blocking, with an estimate of
+  /// the room for writing: the free space of a pipe on Linux, 1 otherwise.
   ///
   /// Unsubscribe when you have nothing more to write, or the stream keeps delivering. Delivered
   /// on the caller's actor (`isolation`); a repeat is sent once the subscriber has received the
@@ -148,10 +145,7 @@ public enum FileDescriptors {
     isolation: isolated any Actor = #isolation
   ) throws(FileDescriptorError) -> DescriptorObservable<Int> {
     try validate(fd, direction: O_RDONLY, error: .notWritable(fd), allowDirectory: false)
-    return readiness(fd, ownership: ownership, events: Int16(POLLOUT), isolation: isolation) {
-      fd, queue in
-      DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
-    }
+    return readiness(fd, ownership: ownership, events: Int16(POLLOUT), isolation: isolation)
   }
 
   /// Throws unless `fd` is open, not a directory, and not opened only in `direction`'s
@@ -209,8 +203,7 @@ public enum FileDescriptors {
     _ fd: Int32,
     ownership: DescriptorOwnership,
     events: Int16,
-    isolation: isolated any Actor,
-    makeSource: @escaping (Int32, DispatchQueue) -> any DispatchSourceProtocol
+    isolation: isolated any Actor
   ) -> DescriptorObservable<Int> {
     let holder = DescriptorHolder(fd: fd, ownership: ownership)
     return DescriptorObservable { observer in
@@ -219,7 +212,7 @@ public enum FileDescriptors {
         let watcher = ReadinessWatcher(
           holder: holder, fd: fd,
           queue: DispatchQueue(label: "IndefiniteObservable.FileDescriptors"),
-          events: events, makeSource: makeSource, observer: observer, isolation: isolation)
+          events: events, observer: observer, isolation: isolation)
         return watcher.disconnect
       case .failure(let failure):
         return report(failure, to: observer, isolation: isolation)

@@ -1,16 +1,25 @@
 import Dispatch
 import IndefiniteObservable
 
-/// Delivers a descriptor's readiness for one subscription, from a Dispatch read or write source.
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Delivers a descriptor's readiness for one subscription: it waits with ``DescriptorPoller``,
+/// reports, and once the subscriber has received the report, waits again (at once ready again,
+/// if the subscriber did not read or write).
 ///
-/// `source` and `isDelivering` are used only on the watcher's queue (see ``DescriptorReader``).
+/// `waiting` and `isEnding` are used only on the watcher's queue (see ``DescriptorReader``).
 final class ReadinessWatcher: DescriptorReader<Int>, @unchecked Sendable {
+  // `POLLIN` or `POLLOUT`.
   private let events: Int16
-  private var source: (any DispatchSourceProtocol)?
-  // Whether a report is on its way to the subscriber, or being repeated: the source's events
-  // meanwhile are left to the repeat, which asks the descriptor itself.
-  private var isDelivering = false
-  private let cancelSource: any DispatchSourceProtocol
+  // The wait under way, if any.
+  private var waiting: UInt64?
+  private var isEnding = false
 
   /// Starts watching `fd`, a duplicate acquired from `holder`, which the watcher now owns.
   init(
@@ -18,58 +27,60 @@ final class ReadinessWatcher: DescriptorReader<Int>, @unchecked Sendable {
     fd: Int32,
     queue: DispatchQueue,
     events: Int16,
-    makeSource: (Int32, DispatchQueue) -> any DispatchSourceProtocol,
     observer: DescriptorObserver<Int>,
     isolation: isolated any Actor
   ) {
     self.events = events
-    let source = makeSource(fd, queue)
-    self.source = source
-    self.cancelSource = source
     super.init(holder: holder, fd: fd, queue: queue, observer: observer, isolation: isolation)
-    // No registration handler: with one set, libdispatch's epoll loop on Linux crashed
-    // (`_dispatch_event_loop_drain`) in about 1 run in 100 of a program reading a few pipes.
-    source.setEventHandler(handler: fire)
-    source.setCancelHandler(handler: release)
-    source.activate()
-    LiveResources.opened(.dispatchSources)
+    queue.async(execute: waitForReadiness)
   }
 
-  /// Runs when Dispatch reports readiness, on the watcher's queue.
-  @Sendable private func fire() {
-    guard let source, !isDelivering else { return }
-    deliverReadiness(Int(source.data))
+  /// Waits until the descriptor is ready, on the queue.
+  @Sendable private func waitForReadiness() {
+    guard !isEnding else { return }
+    guard !isCancelled else { return end() }
+    waiting = DescriptorPoller.shared.wait(fd, for: events, onQueue(ready))
   }
 
-  /// Delivers readiness, then again for as long as the descriptor stays ready: Dispatch on
-  /// Linux reports new readiness only once, and the contract is that the stream keeps
-  /// delivering until the subscriber has read (or written) what it can. A repeat is asked for
-  /// once the subscriber has received the report, on its actor (so a busy actor is not flooded
-  /// with reports), and carries the estimate of the report it repeats (a source's `data` is
-  /// only valid in its handler).
-  @Sendable private func deliverReadiness(_ estimate: Int) {
-    guard source != nil, !isCancelled else { return }
-    isDelivering = true
-    deliver([estimate], then: onQueue { self.repeatIfReady(estimate) })
+  /// Reports readiness, on the queue; the next wait follows the report's delivery.
+  @Sendable private func ready() {
+    waiting = nil
+    guard !isEnding else { return }
+    guard !isCancelled else { return end() }
+    deliver([estimate()], then: onQueue(waitForReadiness))
   }
 
-  /// Runs on the watcher's queue after the subscriber received a report.
-  @Sendable private func repeatIfReady(_ estimate: Int) {
-    guard source != nil, !isCancelled, System.isReady(fd, for: events) else {
-      isDelivering = false
-      return
+  /// For a readable descriptor, the bytes that a read would return now (`FIONREAD`; 0 at end of
+  /// file); for a writable pipe on Linux, its free space; otherwise 1.
+  private func estimate() -> Int {
+    var count: Int32 = 0
+    if events == Int16(POLLIN) {
+      return ioctl(fd, UInt(FIONREAD), &count) == 0 ? Int(count) : 1
     }
-    deliverReadiness(estimate)
+    #if os(Linux)
+      let getPipeSize: Int32 = 1032  // F_GETPIPE_SZ, which Glibc exports only with _GNU_SOURCE
+      let capacity = fcntl(fd, getPipeSize)
+      if capacity > 0, ioctl(fd, UInt(FIONREAD), &count) == 0 {
+        return max(Int(capacity) - Int(count), 1)
+      }
+    #endif
+    return 1
   }
 
-  /// Runs once after the source was cancelled: Dispatch no longer watches the duplicate.
-  @Sendable override func release() {
-    source = nil
-    super.release()
-    LiveResources.closed(.dispatchSources)
+  /// Ends the watcher, on the queue: ends the wait under way and releases the watcher, which
+  /// closes the duplicate. Runs once.
+  @Sendable private func end() {
+    guard !isEnding else { return }
+    isEnding = true
+    if let waiting {
+      self.waiting = nil
+      DescriptorPoller.shared.cancel(waiting)
+    }
+    release()
   }
 
+  /// Ends the watcher on the queue, after the report in progress, if any.
   override func stop() {
-    cancelSource.cancel()
+    queue.async(execute: end)
   }
 }

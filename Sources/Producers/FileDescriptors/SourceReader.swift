@@ -94,7 +94,7 @@ final class SourceReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>
 
   /// Ends the turns until data arrives.
   private func waitForData() {
-    waiting = DescriptorPoller.shared.wait(fd, onQueue(dataArrived))
+    waiting = DescriptorPoller.shared.wait(fd, for: Int16(POLLIN), onQueue(dataArrived))
   }
 
   /// Runs once data arrived, on the queue: the turns start again.

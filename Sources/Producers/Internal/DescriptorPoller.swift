@@ -8,8 +8,9 @@ import IndefiniteObservable
   import Musl
 #endif
 
-/// Waits for descriptors to have something to read, with `poll` on a thread of its own, and calls
-/// each waiter once: what the readers use in place of Dispatch read sources.
+/// Waits for descriptors to be readable or writable, with `poll` on a thread of its own, and
+/// calls each waiter once: what the descriptor streams use in place of Dispatch read and write
+/// sources.
 ///
 /// Why not Dispatch: on Linux, libdispatch's epoll loop reads a freed muxnote and crashes the
 /// process (`_dispatch_event_loop_drain`, SIGSEGV) when read sources on pipes are suspended and
@@ -32,6 +33,7 @@ final class DescriptorPoller: Sendable {
 
   private struct Waiter {
     let fd: Int32
+    let events: Int16
     let ready: @Sendable () -> Void
   }
 
@@ -73,13 +75,15 @@ final class DescriptorPoller: Sendable {
     #endif
   }
 
-  /// Calls `ready` once, on the poller's thread, when `fd` has something to read (data, end of
-  /// file, an error, or the descriptor closed under the wait); returns the wait's identifier
-  /// for ``cancel(_:)``.
-  func wait(_ fd: Int32, _ ready: @escaping @Sendable () -> Void) -> UInt64 {
+  /// Calls `ready` once, on the poller's thread, when `fd` has one of `events` (`POLLIN`: data
+  /// or end of file; `POLLOUT`: room to write), an error, or was closed under the wait; returns
+  /// the wait's identifier for ``cancel(_:)``.
+  func wait(
+    _ fd: Int32, for events: Int16, _ ready: @escaping @Sendable () -> Void
+  ) -> UInt64 {
     let id = state.withLock { state in
       state.nextID += 1
-      state.waiters[state.nextID] = Waiter(fd: fd, ready: ready)
+      state.waiters[state.nextID] = Waiter(fd: fd, events: events, ready: ready)
       return state.nextID
     }
     wakeUp()
@@ -106,7 +110,7 @@ final class DescriptorPoller: Sendable {
       entries.removeAll(keepingCapacity: true)
       entries.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
       for (_, waiter) in waiting {
-        entries.append(pollfd(fd: waiter.fd, events: Int16(POLLIN), revents: 0))
+        entries.append(pollfd(fd: waiter.fd, events: waiter.events, revents: 0))
       }
       guard poll(&entries, nfds_t(entries.count), -1) > 0 else { continue }  // EINTR
       if entries[0].revents != 0 {

@@ -32,6 +32,8 @@ class DescriptorReader<Value: Sendable>: @unchecked Sendable {
   let queue: DispatchQueue
   private let observer: ObserverGate<DescriptorEvent<Value>>
   private let isDisconnected = Atomic(false)
+  // The wait under way, if any; used only on the queue.
+  private var waiting: UInt64?
 
   /// Takes over `fd`, a duplicate acquired from `holder`, for a subscription of `observer`,
   /// which is called on `isolation` only; `queue` is a serial queue of the subscription's own.
@@ -103,6 +105,26 @@ class DescriptorReader<Value: Sendable>: @unchecked Sendable {
 
   /// Stops reading; must lead to one call of ``release()`` on the queue, after the last read.
   /// Called once, from any thread.
+  /// Waits, with ``DescriptorPoller``, until the descriptor has `events`, then runs `ready` on
+  /// the queue; ``endWaiting()`` ends the wait. Call on the queue, one wait at a time.
+  final func wait(for events: Int16, then ready: @escaping @Sendable () -> Void) {
+    let queue = self.queue
+    waiting = DescriptorPoller.shared.wait(fd, for: events) {
+      queue.async {
+        self.waiting = nil
+        ready()
+      }
+    }
+  }
+
+  /// Ends the wait under way, if any, on the queue: its `ready` will not run (or, if the
+  /// descriptor was ready already, runs and must check that the reader has ended).
+  final func endWaiting() {
+    guard let waiting else { return }
+    self.waiting = nil
+    DescriptorPoller.shared.cancel(waiting)
+  }
+
   func stop() {}
 
   /// Closes the duplicate, on the queue, once nothing reads it any more.

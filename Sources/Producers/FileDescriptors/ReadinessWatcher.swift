@@ -13,12 +13,10 @@ import IndefiniteObservable
 /// reports, and once the subscriber has received the report, waits again (at once ready again,
 /// if the subscriber did not read or write).
 ///
-/// `waiting` and `isEnding` are used only on the watcher's queue (see ``DescriptorReader``).
+/// `isEnding` is used only on the watcher's queue (see ``DescriptorReader``).
 final class ReadinessWatcher: DescriptorReader<Int>, @unchecked Sendable {
   // `POLLIN` or `POLLOUT`.
   private let events: Int16
-  // The wait under way, if any.
-  private var waiting: UInt64?
   private var isEnding = false
 
   /// Starts watching `fd`, a duplicate acquired from `holder`, which the watcher now owns.
@@ -39,12 +37,11 @@ final class ReadinessWatcher: DescriptorReader<Int>, @unchecked Sendable {
   @Sendable private func waitForReadiness() {
     guard !isEnding else { return }
     guard !isCancelled else { return end() }
-    waiting = DescriptorPoller.shared.wait(fd, for: events, onQueue(ready))
+    wait(for: events, then: ready)
   }
 
   /// Reports readiness, on the queue; the next wait follows the report's delivery.
   @Sendable private func ready() {
-    waiting = nil
     guard !isEnding else { return }
     guard !isCancelled else { return end() }
     deliver([estimate()], then: onQueue(waitForReadiness))
@@ -72,10 +69,7 @@ final class ReadinessWatcher: DescriptorReader<Int>, @unchecked Sendable {
   @Sendable private func end() {
     guard !isEnding else { return }
     isEnding = true
-    if let waiting {
-      self.waiting = nil
-      DescriptorPoller.shared.cancel(waiting)
-    }
+    endWaiting()
     release()
   }
 

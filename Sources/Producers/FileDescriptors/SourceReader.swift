@@ -24,7 +24,7 @@ import IndefiniteObservable
 /// A device that `poll` always says is ready never waits: `/dev/null` says end of file on the
 /// first turn, and `/dev/zero` is read in turns for as long as the subscription lasts.
 ///
-/// `decoder`, `waiting`, `isFinished` and `isEnding` are used only on the queue (see
+/// `decoder`, `isFinished` and `isEnding` are used only on the queue (see
 /// ``DescriptorReader``).
 final class SourceReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>,
   @unchecked Sendable
@@ -32,8 +32,6 @@ final class SourceReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>
   private var decoder: Decoder
   // The most bytes one read asks for: the most that one turn decodes and delivers.
   private let chunkSize: Int
-  // The wait under way, if any.
-  private var waiting: UInt64?
   // Whether reading is over (end of file or failure), and whether the reader is on its way out.
   private var isFinished = false
   private var isEnding = false
@@ -94,12 +92,11 @@ final class SourceReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>
 
   /// Ends the turns until data arrives.
   private func waitForData() {
-    waiting = DescriptorPoller.shared.wait(fd, for: Int16(POLLIN), onQueue(dataArrived))
+    wait(for: Int16(POLLIN), then: dataArrived)
   }
 
   /// Runs once data arrived, on the queue: the turns start again.
   @Sendable private func dataArrived() {
-    waiting = nil
     readTurn()
   }
 
@@ -114,10 +111,7 @@ final class SourceReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>
   @Sendable private func end() {
     guard !isEnding else { return }
     isEnding = true
-    if let waiting {
-      self.waiting = nil
-      DescriptorPoller.shared.cancel(waiting)
-    }
+    endWaiting()
     release()
   }
 

@@ -357,6 +357,24 @@ import Testing
     close(pipe.write)
   }
 
+  /// A stream unsubscribed while it waits for data lets go of its reader at once, even when no
+  /// other descriptor becomes ready: the poller keeps no waiter alive while it polls.
+  @Test func aStreamUnsubscribedWhileItWaitsLetsGoOfItsReader() async throws {
+    guard LiveResources.areCounted else { return }  // a debug build counts readers
+    let pipe = Pipe()
+    defer {
+      close(pipe.read)
+      close(pipe.write)
+    }
+    let before = LiveResources.counts[.producerObservers] ?? 0
+    let subscription = try FileDescriptors.lines(of: pipe.read, ownership: .callerCloses)
+      .subscribe(next: { _ in })
+    try await Task.sleep(for: .milliseconds(20))  // the reader now waits for data
+    #expect(LiveResources.counts[.producerObservers] == before + 1)
+    subscription.unsubscribe()
+    #expect(await eventually(seconds: 1) { LiveResources.counts[.producerObservers] == before })
+  }
+
   @Test func manySubscriptionsLeaveNoDescriptorOpen() async throws {
     var identities: [(Int32, FileIdentity?)] = []
     for _ in 0..<200 {

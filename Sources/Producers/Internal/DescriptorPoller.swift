@@ -95,7 +95,9 @@ final class DescriptorPoller: Sendable {
   @discardableResult
   func cancel(_ id: UInt64) -> Bool {
     let removed = state.withLock { $0.waiters.removeValue(forKey: id) }
-    return removed != nil  // the waiter, and what `ready` captured, are released here
+    guard removed != nil else { return false }
+    wakeUp()  // so that the thread stops polling a descriptor that may be closed next
+    return true  // the waiter, and what `ready` captured, are released here, after the lock
   }
 
   private func wakeUp() {
@@ -105,12 +107,18 @@ final class DescriptorPoller: Sendable {
 
   private func run() -> Never {
     var entries: [pollfd] = []
+    var ids: [UInt64] = []
     while true {
-      let waiting = state.withLock { Array($0.waiters) }
+      // The descriptors and identifiers only: the thread keeps no waiter (nor what its `ready`
+      // captured) alive while it polls.
       entries.removeAll(keepingCapacity: true)
+      ids.removeAll(keepingCapacity: true)
       entries.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
-      for (_, waiter) in waiting {
-        entries.append(pollfd(fd: waiter.fd, events: waiter.events, revents: 0))
+      state.withLock { state in
+        for (id, waiter) in state.waiters {
+          ids.append(id)
+          entries.append(pollfd(fd: waiter.fd, events: waiter.events, revents: 0))
+        }
       }
       guard poll(&entries, nfds_t(entries.count), -1) > 0 else { continue }  // EINTR
       if entries[0].revents != 0 {
@@ -119,7 +127,7 @@ final class DescriptorPoller: Sendable {
         while withUnsafeMutableBytes(of: &bytes, { read(wakeRead, $0.baseAddress, $0.count) }) > 0 {
         }
       }
-      for (index, (id, _)) in waiting.enumerated() where entries[index + 1].revents != 0 {
+      for (index, id) in ids.enumerated() where entries[index + 1].revents != 0 {
         // Taken out under the lock, called after it: a cancelled wait is no longer there.
         state.withLock { $0.waiters.removeValue(forKey: id) }?.ready()
       }

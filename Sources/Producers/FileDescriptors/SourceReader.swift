@@ -90,14 +90,9 @@ final class SourceReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>
     }
   }
 
-  /// Ends the turns until data arrives.
+  /// Ends the turns until data arrives; they start again then.
   private func waitForData() {
-    wait(for: Int16(POLLIN), then: dataArrived)
-  }
-
-  /// Runs once data arrived, on the queue: the turns start again.
-  @Sendable private func dataArrived() {
-    readTurn()
+    wait(for: Int16(POLLIN), then: readTurn)
   }
 
   /// Stops the turns for good, at end of file or a failure.

@@ -45,9 +45,13 @@ open class IndefiniteObservable<O: Observer> {
   /// as long as its source keeps the observer. Keep the subscription and call
   /// ``Subscription/unsubscribe()`` to stop.
   @discardableResult
+  @inlinable
   public final func subscribe(observer: O) -> Subscription {
     Subscription(connect(observer))
   }
 
-  private let connect: (O) -> Disconnect
+  /// The connect closure this observable was made with; inlinable, so that a subscription whose
+  /// observer and disconnect the optimizer can follow needs no allocation of its own.
+  @usableFromInline
+  let connect: (O) -> Disconnect
 }

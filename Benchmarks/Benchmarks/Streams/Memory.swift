@@ -50,6 +50,25 @@ func memoryBenchmarks() {
     for id in ids.reversed() { source.remove(id) }
   }
 
+  Benchmark(name(scenario, apiWithoutOperators), configuration: configuration) { benchmark in
+    let receiver = Receiver()
+    let source = CallbackList<Int>(capacity: count)
+    let stream = source.stream
+    var subscriptions: [StreamSubscription] = []
+    subscriptions.reserveCapacity(count)
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations {
+      subscriptions.append(
+        stream.subscribe(
+          observer: ValueObserver { value in
+            let transformed = transform(value)
+            if isIncluded(transformed) { receiver.receive(transformed) }
+          }))
+    }
+    benchmark.stopMeasurement()
+    for subscription in subscriptions.reversed() { subscription.unsubscribe() }
+  }
+
   Benchmark(name(scenario, "OpenCombine PassthroughSubject"), configuration: configuration) {
     benchmark in
     let receiver = Receiver()

@@ -7,8 +7,13 @@ import IndefiniteObservable
 /// stream's actor touches (the upstream delivers there, and the waiting task runs there). Its
 /// disconnect may run on another thread (a `Subscription` may be ended from anywhere), so what
 /// the disconnect needs lives here, under the package's lock.
+@usableFromInline
 final class TimedWork: Sendable {
   private let state = LockedState(State())
+
+  /// A subscription that has not ended, with no task waiting.
+  @usableFromInline
+  init() {}
 
   private struct State {
     var ended = false
@@ -17,11 +22,13 @@ final class TimedWork: Sendable {
 
   /// Whether the subscription has ended: a waiting task checks it, on the stream's actor,
   /// before each delivery.
+  @usableFromInline
   var ended: Bool {
     state.withLock { $0.ended }
   }
 
   /// Records `task` as the one that waits, or cancels it when the subscription has ended.
+  @usableFromInline
   func waiting(on task: Task<Void, Never>) {
     let accepted = state.withLock { state in
       guard !state.ended else { return false }
@@ -33,6 +40,7 @@ final class TimedWork: Sendable {
 
   /// Ends the subscription: no delivery begins after this returns, and the waiting task is
   /// cancelled (its sleep ends at once, and the task ends without delivering).
+  @usableFromInline
   func end() {
     let task = state.withLock { state in
       state.ended = true
@@ -44,6 +52,7 @@ final class TimedWork: Sendable {
 
 /// Checks the interval of `debounce` and `throttle` by the rule of ``Timers``: above zero, and
 /// at most ``Timers/maximumInterval``, so that no deadline computed from it can overflow.
+@usableFromInline
 func checkedInterval(_ interval: Duration) throws(TimerError) -> Duration {
   guard interval > .zero else { throw .notPositive(interval) }
   guard interval <= Timers.maximumInterval else { throw .tooLong(interval) }
@@ -52,6 +61,7 @@ func checkedInterval(_ interval: Duration) throws(TimerError) -> Duration {
 
 /// Checks the interval of `delay` by the rule of ``Timers/after(_:leeway:isolation:)``: zero or
 /// more, and at most ``Timers/maximumInterval``.
+@usableFromInline
 func checkedDelay(_ delay: Duration) throws(TimerError) -> Duration {
   guard delay >= .zero else { throw .negativeDelay(delay) }
   guard delay <= Timers.maximumInterval else { throw .tooLong(delay) }

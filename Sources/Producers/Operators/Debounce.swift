@@ -31,6 +31,7 @@ extension ValueObservable {
   /// - Throws: `TimerError.notPositive(_:)` for a zero or negative `dueTime`,
   ///   `TimerError.tooLong(_:)` for one above `Timers.maximumInterval`, as `Timers.every`
   ///   does, when the stream is made.
+  @inlinable
   public func debounce(
     for dueTime: Duration,
     clock: some Clock<Duration> = ContinuousClock(),
@@ -68,11 +69,13 @@ extension ValueObservable {
 }
 
 /// A debounce subscription's value and deadline, touched only on the stream's actor.
-private final class DebounceState<T, Instant> {
-  var pending: T?
-  var deadline: Instant
-  var waiting = false
+@usableFromInline
+final class DebounceState<T, Instant> {
+  @usableFromInline var pending: T?
+  @usableFromInline var deadline: Instant
+  @usableFromInline var waiting = false
 
+  @inlinable
   init(deadline: Instant) {
     self.deadline = deadline
   }

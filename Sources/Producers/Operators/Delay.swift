@@ -33,6 +33,7 @@ extension ValueObservable {
   /// - Throws: `TimerError.negativeDelay(_:)` for a negative `interval`,
   ///   `TimerError.tooLong(_:)` for one above `Timers.maximumInterval`, as `Timers.after`
   ///   does, when the stream is made.
+  @inlinable
   public func delay(
     for interval: Duration,
     clock: some Clock<Duration> = ContinuousClock(),
@@ -43,18 +44,18 @@ extension ValueObservable {
       let work = TimedWork()
       let state = DelayState<T, _>(instantsLike: clock.now)
       let upstream = self.subscribe { value in
-        state.append(value, due: clock.now.advanced(by: interval))
+        state.values.append((value, clock.now.advanced(by: interval)))
         guard !state.waiting else { return }
         state.waiting = true
         work.waiting(
           on: Task {
             _ = isolation  // runs the task on the stream's actor
-            while let due = state.firstDeadline {
+            while let due = state.values.first?.due {
               if clock.now < due {
                 do { try await clock.sleep(until: due, tolerance: nil) } catch { return }
               }
               guard !work.ended else { return }
-              if let value = state.popFirst() { observer.next(value) }
+              if let value = state.values.popFirst()?.value { observer.next(value) }
             }
             state.waiting = false
           })
@@ -67,47 +68,14 @@ extension ValueObservable {
   }
 }
 
-/// A delay subscription's values in flight, oldest first, with their deadlines: a ring buffer
-/// that allocates only when it grows. Touched only on the stream's actor.
-private final class DelayState<T, Instant> {
-  private var slots: ContiguousArray<(value: T, due: Instant)?> = []
-  private var head = 0
-  private var count = 0
-  var waiting = false
+/// A delay subscription's values in flight, oldest first, each with its deadline, and whether a
+/// task waits for them. Touched only on the stream's actor.
+@usableFromInline
+final class DelayState<T, Instant> {
+  @usableFromInline var values = PendingValues<(value: T, due: Instant)>()
+  @usableFromInline var waiting = false
 
   /// An empty queue, for deadlines of the type of `instantsLike`.
+  @inlinable
   init(instantsLike _: Instant) {}
-
-  /// The deadline of the oldest value, if one waits.
-  var firstDeadline: Instant? {
-    count > 0 ? slots[head]?.due : nil
-  }
-
-  func append(_ value: T, due: Instant) {
-    if count == slots.count { grow() }
-    var index = head + count
-    if index >= slots.count { index -= slots.count }
-    slots[index] = (value, due)
-    count += 1
-  }
-
-  func popFirst() -> T? {
-    guard count > 0 else { return nil }
-    let entry = slots[head].take()
-    head += 1
-    if head == slots.count { head = 0 }
-    count -= 1
-    return entry?.value
-  }
-
-  /// Doubles the storage (at least 4 slots), keeping the values in order from index 0.
-  private func grow() {
-    let capacity = max(4, slots.count * 2)
-    var grown = ContiguousArray<(value: T, due: Instant)?>()
-    grown.reserveCapacity(capacity)
-    for offset in 0..<count { grown.append(slots[(head + offset) % slots.count].take()) }
-    while grown.count < capacity { grown.append(nil) }
-    slots = grown
-    head = 0
-  }
 }

@@ -37,6 +37,7 @@ extension ValueObservable {
   /// - Throws: `TimerError.notPositive(_:)` for a zero or negative `interval`,
   ///   `TimerError.tooLong(_:)` for one above `Timers.maximumInterval`, as `Timers.every`
   ///   does, when the stream is made.
+  @inlinable
   public func throttle(
     for interval: Duration,
     clock: some Clock<Duration> = ContinuousClock(),
@@ -81,12 +82,14 @@ extension ValueObservable {
 }
 
 /// A throttle subscription's held value and last emission, touched only on the stream's actor.
-private final class ThrottleState<T, Instant> {
-  var pending: T?
-  var lastEmission: Instant
-  var emitted = false
-  var waiting = false
+@usableFromInline
+final class ThrottleState<T, Instant> {
+  @usableFromInline var pending: T?
+  @usableFromInline var lastEmission: Instant
+  @usableFromInline var emitted = false
+  @usableFromInline var waiting = false
 
+  @inlinable
   init(lastEmission: Instant) {
     self.lastEmission = lastEmission
   }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -46,7 +47,7 @@ final class FollowProcess: @unchecked Sendable {
     process.standardError = err
     if feedingInput {
       // A program that exited early must fail the test, not kill it with SIGPIPE.
-      signal(SIGPIPE, SIG_IGN)
+      TestProcess.ignoreBrokenPipes()
       let pipe = Pipe()
       process.standardInput = pipe
       input = pipe.fileHandleForWriting

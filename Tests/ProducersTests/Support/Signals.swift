@@ -1,5 +1,6 @@
 import Foundation
 import Producers
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -167,6 +168,9 @@ struct DispositionsCheck: TestTrait, SuiteTrait, TestScoping {
     testCase: Test.Case?,
     performing function: @Sendable () async throws -> Void
   ) async throws {
+    // SIGPIPE is the one disposition that other suites change while this one runs: settle it
+    // first, as they do, so that only what the test itself changes shows.
+    TestProcess.ignoreBrokenPipes()
     let before = Self.dispositions()
     try await function()
     let changed = zip(before, Self.dispositions()).filter { $0.0.disposition != $0.1.disposition }

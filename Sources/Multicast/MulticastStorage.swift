@@ -17,8 +17,10 @@ import IndefiniteObservable
 ///
 /// `@unchecked Sendable`: the list, the last value and the counters live inside the lock
 /// (`locked`), and the `pending` values of every entry are read and written only inside it too;
-/// the rest is immutable. The lock's state holds the caller's values and closures, which are not
-/// `Sendable` (issue 17 is where that changes).
+/// the rest is immutable. The lock's state holds the caller's values and closures, which need
+/// not be `Sendable`: an `Emitter`'s or a `CurrentValue`'s storage stays in its owner's one
+/// isolation (neither type is `Sendable`), and a `SharedEmitter`, which any thread may use, takes
+/// only `Sendable` values and closures that are `@Sendable` or run on their actor.
 @usableFromInline
 final class MulticastStorage<T>: @unchecked Sendable {
   /// What owns the storage, for diagnostics.

@@ -41,9 +41,9 @@ import IndefiniteObservable
 ///   subscribers of a cold stream) until it ends them; it does not keep the sources. `deinit`
 ///   calls ``unsubscribeAll()``.
 public final class SubscriptionBag: @unchecked Sendable {
-  // `@unchecked Sendable`: the entries live inside the lock;  An entry holds
-  // its source and the object it is about weakly; neither is `Sendable`, but both are only ever
-  // compared by identity, never called.
+  // `@unchecked Sendable`: the entries live inside the lock. An entry holds its source and the
+  // object it is about weakly; neither is `Sendable`, but both are only ever compared by
+  // identity, never called.
   private let state = LockedState(State())
 
   private struct State {

@@ -95,6 +95,22 @@ func chainBenchmarks() {
     benchmark.stopMeasurement()
   }
 
+  // The same closures kept as generic values, as a generic operator (`map<U>`) receives and keeps
+  // them: Swift calls such a closure with its argument and result in memory.
+  Benchmark(name(cheapest, genericClosuresFloor)) { benchmark in
+    let receiver = Receiver()
+    let source = AppendOnlyList<Int>()
+    let stored = GenericClosures<Int, Int>.make(
+      transform: { transform($0) }, isIncluded: { isIncluded($0) }, next: { receiver.receive($0) })
+    source.add { value in
+      let transformed = stored.transform(value)
+      if stored.isIncluded(transformed) { stored.next(transformed) }
+    }
+    benchmark.startMeasurement()
+    for value in benchmark.scaledIterations { source.send(value) }
+    benchmark.stopMeasurement()
+  }
+
   // AsyncStream's cheapest path: the values are buffered, then read by the same task, so no
   // value waits for a suspended consumer to be scheduled. A consumer in another task costs more.
   Benchmark(name(scenario, "AsyncStream")) { benchmark in
@@ -155,6 +171,36 @@ final class StoredClosures {
     next: @escaping (Int) -> Void
   ) -> StoredClosures {
     let stored = StoredClosures(transform, isIncluded, next)
+    blackHole(stored)
+    return stored
+  }
+}
+
+/// The implementation name of the floor of closures kept as generic values.
+let genericClosuresFloor = "hand-written, the closures kept as generic values"
+
+/// ``StoredClosures`` generic over the chain's types, as an operator's closures are.
+final class GenericClosures<Input, Output> {
+  let transform: (Input) -> Output
+  let isIncluded: (Output) -> Bool
+  let next: (Output) -> Void
+
+  private init(
+    _ transform: @escaping (Input) -> Output, _ isIncluded: @escaping (Output) -> Bool,
+    _ next: @escaping (Output) -> Void
+  ) {
+    self.transform = transform
+    self.isIncluded = isIncluded
+    self.next = next
+  }
+
+  /// Not inlined, so that the caller cannot see which closures it stored.
+  @inline(never)
+  static func make(
+    transform: @escaping (Input) -> Output, isIncluded: @escaping (Output) -> Bool,
+    next: @escaping (Output) -> Void
+  ) -> GenericClosures {
+    let stored = GenericClosures(transform, isIncluded, next)
     blackHole(stored)
     return stored
   }

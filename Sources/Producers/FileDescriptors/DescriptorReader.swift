@@ -16,9 +16,9 @@ import Synchronization
 /// chunk), each turn a hop of its own.
 ///
 /// Ending, in order: ``disconnect()`` (from any thread) closes the gate, so that no delivery
-/// begins after it returns, ends the subscription's use of the holder, and calls ``stop()``;
-/// the reader then stops reading and calls ``release()`` on its queue once no read can begin,
-/// which closes the duplicate.
+/// begins after it returns, ends the subscription's use of the holder, and asks the queue to
+/// ``end()`` the reader, after the turn in progress: that ends the wait under way and closes the
+/// duplicate, and no read begins after it.
 ///
 /// `@unchecked Sendable`: the subclasses' mutable state is used only on `queue`, one block at a
 /// time (their reads and Dispatch handlers run there); the gate and `isDisconnected` are
@@ -34,6 +34,9 @@ class DescriptorReader<Value: Sendable>: @unchecked Sendable {
   private let isDisconnected = Atomic(false)
   // The wait under way, if any; used only on the queue.
   private var waiting: UInt64?
+  /// Whether the reader has ended (``end()``); used only on the queue. A read or a report that
+  /// comes after it does nothing.
+  private(set) final var isEnding = false
 
   /// Takes over `fd`, a duplicate acquired from `holder`, for a subscription of `observer`,
   /// which is called on `isolation` only; `queue` is a serial queue of the subscription's own.
@@ -95,16 +98,26 @@ class DescriptorReader<Value: Sendable>: @unchecked Sendable {
   }
 
   /// The subscription's disconnect: stops delivery at once, releases the subscriber, ends the
-  /// use of the descriptor and stops reading. Idempotent.
+  /// use of the descriptor, and ends the reader on its queue, after the turn in progress, if
+  /// any. Idempotent.
   final func disconnect() {
     guard !isDisconnected.exchange(true, ordering: .acquiringAndReleasing) else { return }
     observer.close()
     holder.endUse()
-    stop()
+    queue.async { self.end() }
   }
 
-  /// Stops reading; must lead to one call of ``release()`` on the queue, after the last read.
-  /// Called once, from any thread.
+  /// Ends the reader, on the queue: ends the wait under way and closes the duplicate (the poller
+  /// ignores a descriptor whose wait has ended). Runs once; a reader calls it itself when its
+  /// stream has nothing more to give, and ``disconnect()`` calls it.
+  final func end() {
+    guard !isEnding else { return }
+    isEnding = true
+    endWaiting()
+    System.close(fd)
+    LiveResources.closed(.descriptors)
+  }
+
   /// Waits, with ``DescriptorPoller``, until the descriptor has `events`, then runs `ready` on
   /// the queue; ``endWaiting()`` ends the wait. Call on the queue, one wait at a time.
   final func wait(for events: Int16, then ready: @escaping @Sendable () -> Void) {
@@ -125,13 +138,6 @@ class DescriptorReader<Value: Sendable>: @unchecked Sendable {
     DescriptorPoller.shared.cancel(waiting)
   }
 
-  func stop() {}
-
-  /// Closes the duplicate, on the queue, once nothing reads it any more.
-  func release() {
-    System.close(fd)
-    LiveResources.closed(.descriptors)
-  }
 }
 
 /// One call of a descriptor stream's observer: the values of one chunk, with what to do once

@@ -154,13 +154,4 @@ final class FileReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>, 
     }
     return first == .success(1)
   }
-
-  /// Releases on the queue, after any turn in progress.
-  override func stop() {
-    queue.async(execute: release)
-  }
-
-  @Sendable override func release() {
-    super.release()
-  }
 }

@@ -13,11 +13,10 @@ import IndefiniteObservable
 /// reports, and once the subscriber has received the report, waits again (at once ready again,
 /// if the subscriber did not read or write).
 ///
-/// `isEnding` is used only on the watcher's queue (see ``DescriptorReader``).
+/// `@unchecked Sendable` as ``DescriptorReader`` is: it adds only an immutable field.
 final class ReadinessWatcher: DescriptorReader<Int>, @unchecked Sendable {
   // `POLLIN` or `POLLOUT`.
   private let events: Int16
-  private var isEnding = false
 
   /// Starts watching `fd`, a duplicate acquired from `holder`, which the watcher now owns.
   init(
@@ -62,19 +61,5 @@ final class ReadinessWatcher: DescriptorReader<Int>, @unchecked Sendable {
       }
     #endif
     return 1
-  }
-
-  /// Ends the watcher, on the queue: ends the wait under way and releases the watcher, which
-  /// closes the duplicate. Runs once.
-  @Sendable private func end() {
-    guard !isEnding else { return }
-    isEnding = true
-    endWaiting()
-    release()
-  }
-
-  /// Ends the watcher on the queue, after the report in progress, if any.
-  override func stop() {
-    queue.async(execute: end)
   }
 }

@@ -24,8 +24,7 @@ import IndefiniteObservable
 /// A device that `poll` always says is ready never waits: `/dev/null` says end of file on the
 /// first turn, and `/dev/zero` is read in turns for as long as the subscription lasts.
 ///
-/// `decoder`, `isFinished` and `isEnding` are used only on the queue (see
-/// ``DescriptorReader``).
+/// `decoder` and `isFinished` are used only on the queue (see ``DescriptorReader``).
 final class SourceReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>,
   @unchecked Sendable
 {
@@ -34,7 +33,6 @@ final class SourceReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>
   private let chunkSize: Int
   // Whether reading is over (end of file or failure), and whether the reader is on its way out.
   private var isFinished = false
-  private var isEnding = false
 
   /// Starts reading `fd`, a duplicate acquired from `holder`, which the reader now owns.
   init(
@@ -99,19 +97,5 @@ final class SourceReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>
   private func finishReading() {
     isFinished = true
     end()
-  }
-
-  /// Ends the reader, on the queue: ends the wait under way and releases the reader, which closes
-  /// the duplicate (the poller ignores a descriptor whose wait has ended). Runs once.
-  @Sendable private func end() {
-    guard !isEnding else { return }
-    isEnding = true
-    endWaiting()
-    release()
-  }
-
-  /// Ends the reader on the queue, after the turn in progress, if any.
-  override func stop() {
-    queue.async(execute: end)
   }
 }

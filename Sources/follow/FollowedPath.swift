@@ -159,7 +159,7 @@ import Producers
     var info = stat()
     fstat(fd, &info)
     let identity = FileIdentity(info)
-    let size = Int64(info.st_size)
+    let size = Self.size(of: fd, info)
     var checkpoint = FileCheckpoint()
     var midLine = false
     switch position {
@@ -346,6 +346,29 @@ import Producers
       if FileIdentity(path: file) == identity { return file }
     }
     return nil
+  }
+
+  /// The most bytes ``size(of:_:)`` reads to find where a file whose size reads 0 ends.
+  static let longestMeasuredFile: Int64 = 64 << 20
+
+  /// Where the file `fd`, described by `info`, ends: its size, or, for a regular file whose size
+  /// reads 0 (a `/proc` or `/sys` file, whose content is made anew at each read), how many bytes
+  /// a read from its start gives, up to ``longestMeasuredFile``. That is where `-n 0` starts it,
+  /// and where `-n N` counts its last lines back from, as for any other file.
+  static func size(of fd: Int32, _ info: stat) -> Int64 {
+    let size = Int64(info.st_size)
+    guard info.isRegular, size == 0 else { return size }
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    var measured: Int64 = 0
+    while measured < longestMeasuredFile {
+      let read = buffer.withUnsafeMutableBytes {
+        pread(fd, $0.baseAddress, $0.count, off_t(measured))
+      }
+      if read < 0 && errno == EINTR { continue }
+      guard read > 0 else { break }
+      measured += Int64(read)
+    }
+    return min(measured, longestMeasuredFile)
   }
 
   /// The offset where the last `count` lines of the file `fd` start (lines end at LF; a last

@@ -146,7 +146,8 @@ import Producers
     }
     var checkpoint = FileCheckpoint(offset: info.isRegular ? Int64(lseek(fd, 0, SEEK_CUR)) : 0)
     if info.isRegular && options.lines > 0 {
-      let offset = FollowedPath.startOfLastLines(options.lines, of: fd, size: Int64(info.st_size))
+      let offset = FollowedPath.startOfLastLines(
+        options.lines, of: fd, size: FollowedPath.size(of: fd, info))
       checkpoint = FileCheckpoint(offset: offset)
       lseek(fd, off_t(offset), SEEK_SET)
     }

@@ -49,6 +49,26 @@ import Testing
     #expect(follow.lines == ["only", "two"])
   }
 
+  /// A `/proc` file's size reads 0, yet it has lines: `-n` counts them like any file's, and
+  /// without it nothing that is already there is printed, as `tail -n 0 -F` does.
+  #if os(Linux)
+    @Test(arguments: [0, 2])
+    func aFileWhoseSizeReadsZeroStartsWithItsLastLinesLikeAnyOther(lines: Int) throws {
+      let path = "/proc/filesystems"
+      let content = try String(contentsOfFile: path, encoding: .utf8)
+      let all = content.split(separator: "\n").map(String.init)
+      try #require(all.count > 2)
+      let follow = try FollowProcess(["-n", "\(lines)", path])
+      #expect(follow.waitForNote("following \(path)"))
+      if lines > 0 { #expect(follow.waitForLines(lines)) }
+      // Long enough for a first pass that printed more to have shown it.
+      Thread.sleep(forTimeInterval: 0.5)
+      follow.send(SIGINT)
+      #expect(follow.exitStatus() == 0)
+      #expect(follow.lines == Array(all.suffix(lines)))
+    }
+  #endif
+
   @Test func aDashReadsStandardInputToItsEnd() throws {
     let follow = try FollowProcess(["-"], feedingInput: true)
     #expect(follow.waitForNote("following standard input"))

@@ -77,6 +77,31 @@ import Testing
     #expect(follow.lines == ["after delete", "reborn"])
   }
 
+  /// The log's directory is removed with the log in it, and made again, with a new log, while
+  /// follow still reads the old one (which delays the system's report of the removal): the new
+  /// log is followed from its first line, as `tail -F` does.
+  #if os(Linux)
+    @Test func aDirectoryRemovedAndMadeAgainLosesNoLine() throws {
+      let scratch = Scratch()
+      defer { scratch.remove() }
+      let logs = scratch.file("logs")
+      mkdir(logs, 0o755)
+      append("before", to: logs + "/app.log")
+      let follow = try FollowProcess(["-n", "1", "logs/app.log"], in: scratch.path)
+      #expect(follow.waitForLines(1))
+      try FileManager.default.removeItem(atPath: logs)
+      #expect(follow.waitForNote("deleted; reading the old file"))
+      mkdir(logs, 0o755)
+      append("after", to: logs + "/app.log")
+      #expect(follow.waitForLines(2, seconds: 5))
+      append("later", to: logs + "/app.log")
+      #expect(follow.waitForLines(3, seconds: 5))
+      follow.send(SIGINT)
+      #expect(follow.exitStatus() == 0)
+      #expect(follow.lines == ["before", "after", "later"])
+    }
+  #endif
+
   @Test func aRotateWaitOfZeroSwitchesAtOnceLikeTailF() throws {
     let scratch = Scratch()
     defer { scratch.remove() }

@@ -49,6 +49,45 @@ import Testing
     subscription.unsubscribe()
   }
 
+  /// The directory of the path goes, whole, and comes back: removed (as `rm -rf` does), or
+  /// renamed away. The watch reports the file's end, waits for the directory to be back, and
+  /// reports the next file at the path and its changes.
+  #if os(Linux)
+    @Test(arguments: [false, true])
+    func aPathWatchOutlivesItsDirectory(renamingTheDirectory: Bool) async throws {
+      let directory = TemporaryDirectory()
+      defer { directory.remove() }
+      let logs = directory.file("logs")
+      mkdir(logs, 0o755)
+      let path = logs + "/app.log"
+      append("x\n", to: path)
+      // A descriptor still open on the file keeps the removed directory in the kernel, which
+      // delays the end of its watch (IN_IGNORED) until it is closed; a reader of the file holds
+      // one, as `follow` does while it reads a rotated file to its end.
+      let reader = open(path, O_RDONLY)
+      defer { close(reader) }
+      let changes = Recorder<FileChange>()
+      let subscription = try FileWatch.changes(at: path).subscribe(changes.record)
+      if renamingTheDirectory {
+        rename(logs, directory.file("logs.old"))
+        #expect(await changes.arrival { $0.contains(.renamed) })
+      } else {
+        unlink(path)
+        rmdir(logs)
+        #expect(await changes.arrival { $0.contains(.deleted) })
+      }
+      mkdir(logs, 0o755)
+      append("y\n", to: path)
+      #expect(await changes.arrival(seconds: 5) { $0.contains(.created) })
+      let before = changes.values.count
+      append("z\n", to: path)
+      #expect(await changes.arrival(seconds: 5) { $0.count > before })
+      #expect(changes.values.dropFirst(before).contains(.modified))
+      #expect(changes.values.filter { $0 == .created }.count == 1)
+      subscription.unsubscribe()
+    }
+  #endif
+
   @Test func aDescriptorWatchFollowsTheFileWhereverItGoes() async throws {
     let directory = TemporaryDirectory()
     defer { directory.remove() }

@@ -33,6 +33,13 @@ public enum FileWatch {
   /// waits for the path to appear again, and after a new file appears there (created or moved
   /// over it) the stream watches that one. Symbolic links are followed when the stream is made.
   ///
+  /// On Linux this holds when the file's directory goes too: removed, or renamed away, and made
+  /// again later. While no file is at the path, the stream checks four times a second that the
+  /// directory at the path is the one it watches, and watches the new one once there is one (the
+  /// system's own report of a removed directory waits until no descriptor is open on a file of
+  /// it). On Apple platforms the directory must stay: a stream whose directory is removed
+  /// reports nothing more.
+  ///
   /// - Throws: ``FileWatchError/notFound(_:)`` when nothing exists at `path`,
   ///   ``FileWatchError/notAccessible(_:_:)`` when it cannot be read, and
   ///   ``FileWatchError/watchFailed(_:)`` when the system has no watch to give.

@@ -33,7 +33,7 @@
       let inotify = try Inotify.shared()
       let (directory, name) = Self.split(path)
       let directoryWatch: Int32
-      switch inotify.add(directory, mask: Self.directoryMask | UInt32(IN_ONLYDIR)) {
+      switch inotify.add(directory, mask: Self.directoryMask) {
       case .success(let watch): directoryWatch = watch
       case .failure(let errno):
         throw errno.rawValue == ENOENT ? .notFound(path) : .notAccessible(path, errno)
@@ -45,11 +45,12 @@
         inotify.remove(directoryWatch)
         throw errno.rawValue == ENOENT ? .notFound(path) : .notAccessible(path, errno)
       }
+      let delivery = Self.deliveryQueue(targeting: queue)
       let translator = PathTranslator(
-        inotify: inotify, path: path, name: name, fileWatch: fileWatch,
-        directoryWatch: directoryWatch)
+        inotify: inotify, path: path, directory: directory, name: name, fileWatch: fileWatch,
+        directoryWatch: directoryWatch, queue: delivery, send: { [changes] in changes.send($0) })
       self.translator = translator
-      events = Self.translate(inotify, with: translator, to: changes, on: queue)
+      events = Self.translate(inotify, with: translator, to: changes, on: delivery)
     }
 
     /// Watches the file open as `fd`, through its `/proc/self/fd` link, and keeps a duplicate
@@ -71,7 +72,8 @@
       }
       let translator = DescriptorTranslator(inotify: inotify, duplicate: duplicate, watch: watch)
       self.translator = translator
-      events = Self.translate(inotify, with: translator, to: changes, on: queue)
+      events = Self.translate(
+        inotify, with: translator, to: changes, on: Self.deliveryQueue(targeting: queue))
     }
 
     deinit {
@@ -80,20 +82,29 @@
     }
 
     private static let fileMask = UInt32(IN_MODIFY | IN_ATTRIB)
-    private static let directoryMask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO)
+    // With IN_DELETE_SELF and IN_MOVE_SELF: the directory removed, or renamed away, no longer
+    // holds the path. (The IN_IGNORED that ends the watch of a removed directory comes only once
+    // nothing holds the directory: a descriptor still open on a file of it delays it.)
+    fileprivate static let directoryMask = UInt32(
+      IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF
+        | IN_ONLYDIR)
     private static let descriptorMask = UInt32(
       IN_MODIFY | IN_ATTRIB | IN_MOVE_SELF | IN_DELETE_SELF)
 
-    /// Subscribes `translator` to the instance's events on a serial queue of the watch's own,
-    /// targeting `queue`, and sends the changes it finds to `changes` there.
+    /// The serial queue of a watch's own, targeting `queue`, on which its translator runs.
+    private static func deliveryQueue(targeting queue: DispatchQueue) -> DispatchQueue {
+      DispatchQueue(label: "IndefiniteObservable.FileWatch.delivery", target: queue)
+    }
+
+    /// Subscribes `translator` to the instance's events on `delivery`, the watch's serial queue,
+    /// and sends the changes it finds to `changes` there.
     private static func translate(
       _ inotify: Inotify,
       with translator: any InotifyTranslator,
       to changes: SharedEmitter<FileChange>,
-      on queue: DispatchQueue
+      on delivery: DispatchQueue
     ) -> Subscription {
-      let delivery = DispatchQueue(label: "IndefiniteObservable.FileWatch.delivery", target: queue)
-      return inotify.events.subscribe(on: delivery) { events in
+      inotify.events.subscribe(on: delivery) { events in
         for change in translator.changes(events) { changes.send(change) }
       }
     }
@@ -210,39 +221,83 @@
 
   /// Turns the events of a path watch into changes, and moves the file watch to whatever file
   /// appears at the path.
+  ///
+  /// While no file is at the path, the watch also checks every ``directoryCheckInterval`` that
+  /// the directory at the path is still the one it watches: a directory removed or renamed away
+  /// may hold no path any more long before the system says so (a descriptor still open on a file
+  /// of a removed directory delays its events until it is closed). When the directory at the path
+  /// is another, or none, the watch reports the end of a file it still watched, watches the
+  /// directory there once there is one, and reports a file already at the path as created.
   private final class PathTranslator: InotifyTranslator {
     private struct Watches {
       var file: Int32
+      var directory: Int32
+      var isChecking = false
       var isClosed = false
+    }
+
+    /// What watching the file at the path found.
+    private enum FileAtPath {
+      /// None: the name is gone again.
+      case none
+      /// The file watched already.
+      case same
+      /// Another file, now watched.
+      case other
+    }
+
+    /// What one check of the directory found.
+    private enum DirectoryCheck {
+      /// Nothing to check: a file is watched, or the watch is closed.
+      case done
+      /// The directory watched; its watch was taken once more by the check.
+      case same(Int32)
+      /// Another directory, now watched, or none; the old watch, to give back.
+      case other(old: Int32, isWatched: Bool)
     }
 
     private let inotify: Inotify
     private let path: String
+    private let directory: String
     private let name: String
-    private let directoryWatch: Int32
-    // The file's watch changes on the watch's queue and is given back by `close` from any
-    // thread, so it lives in a mutex with whether the watch has been closed.
+    private let queue: DispatchQueue
+    private let send: @Sendable (FileChange) -> Void
+    // The watches change on the watch's queue and are given back by `close` from any thread, so
+    // they live in a lock with whether the watch has been closed.
     private let watches: LockedState<Watches>
 
-    init(inotify: Inotify, path: String, name: String, fileWatch: Int32, directoryWatch: Int32) {
+    /// How often a watch with no file at its path checks its directory.
+    static let directoryCheckInterval = DispatchTimeInterval.milliseconds(250)
+
+    /// Translates the events of `fileWatch` and `directoryWatch` on `queue`, where it also checks
+    /// the directory and sends the changes that a check finds.
+    init(
+      inotify: Inotify, path: String, directory: String, name: String, fileWatch: Int32,
+      directoryWatch: Int32, queue: DispatchQueue, send: @escaping @Sendable (FileChange) -> Void
+    ) {
       self.inotify = inotify
       self.path = path
+      self.directory = directory
       self.name = name
-      self.directoryWatch = directoryWatch
-      self.watches = LockedState(Watches(file: fileWatch))
+      self.queue = queue
+      self.send = send
+      self.watches = LockedState(Watches(file: fileWatch, directory: directoryWatch))
     }
 
     func changes(_ events: [InotifyEvent]) -> [FileChange] {
       var changes: [FileChange] = []
       for event in events {
+        let (fileWatch, directoryWatch) = watches.withLock { ($0.file, $0.directory) }
         if event.watch == directoryWatch {
+          if event.mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 {
+            directoryGone(renamed: event.mask & UInt32(IN_MOVE_SELF) != 0, &changes)
+            continue
+          }
           guard event.name == name else { continue }
           if event.mask & UInt32(IN_CREATE) != 0 {
-            changes.append(.created)
-            watchFile()
+            if watchFile() != .same { changes.append(.created) }
           } else if event.mask & UInt32(IN_MOVED_TO) != 0 {
-            changes.append(fileWatch >= 0 ? .replaced : .created)
-            watchFile()
+            if watchFile() != .same { changes.append(fileWatch >= 0 ? .replaced : .created) }
           } else if event.mask & UInt32(IN_DELETE) != 0 {
             changes.append(.deleted)
             unwatchFile()
@@ -260,29 +315,101 @@
     }
 
     func close() {
-      let file = watches.withLock { watches in
+      let (file, directory) = watches.withLock { watches in
         defer {
           watches.file = -1
+          watches.directory = -1
           watches.isClosed = true
         }
-        return watches.isClosed ? -1 : watches.file
+        return watches.isClosed ? (-1, -1) : (watches.file, watches.directory)
       }
       if file >= 0 { inotify.remove(file) }
-      inotify.remove(directoryWatch)
+      if directory >= 0 { inotify.remove(directory) }
     }
 
-    private var fileWatch: Int32 {
-      watches.withLock { $0.file }
-    }
-
-    /// Moves the file watch to the file now at the path.
-    private func watchFile() {
-      unwatchFile()
-      watches.withLock { watches in
-        guard !watches.isClosed, case .success(let watch) = inotify.add(path, mask: Self.mask)
-        else { return }
-        watches.file = watch
+    /// The directory was removed or renamed away: gives its watch back, reports the end of a
+    /// file still watched, and checks for the directory until one is at the path again.
+    private func directoryGone(renamed: Bool, _ changes: inout [FileChange]) {
+      let (file, directory) = watches.withLock { watches in
+        defer {
+          watches.file = -1
+          watches.directory = -1
+        }
+        return (watches.file, watches.directory)
       }
+      if file >= 0 {
+        changes.append(renamed ? .renamed : .deleted)
+        inotify.remove(file)
+      }
+      if directory >= 0 { inotify.remove(directory) }
+      checkDirectoryLater()
+    }
+
+    /// Starts the checks of the directory, unless they run already; they stop once a file is
+    /// watched or the watch is closed.
+    private func checkDirectoryLater() {
+      let starts = watches.withLock { watches in
+        guard !watches.isChecking, !watches.isClosed else { return false }
+        watches.isChecking = true
+        return true
+      }
+      if starts { scheduleCheck() }
+    }
+
+    private func scheduleCheck() {
+      queue.asyncAfter(deadline: .now() + Self.directoryCheckInterval) { [self] in
+        checkDirectory()
+      }
+    }
+
+    /// One check, on the watch's queue: the system gives the watch of the directory at the path,
+    /// which is the one held when that is the directory watched.
+    private func checkDirectory() {
+      let check = watches.withLock { watches -> DirectoryCheck in
+        guard !watches.isClosed, watches.file < 0 else {
+          watches.isChecking = false
+          return .done
+        }
+        let old = watches.directory
+        guard case .success(let watch) = inotify.add(directory, mask: FileWatcher.directoryMask)
+        else {
+          watches.directory = -1
+          return .other(old: old, isWatched: false)
+        }
+        watches.directory = watch
+        return watch == old ? .same(watch) : .other(old: old, isWatched: true)
+      }
+      switch check {
+      case .done:
+        return
+      case .same(let watch):
+        inotify.remove(watch)
+      case .other(let old, let isWatched):
+        if old >= 0 { inotify.remove(old) }
+        if isWatched, watchFile() == .other { send(.created) }
+      }
+      scheduleCheck()
+    }
+
+    /// Watches the file now at the path instead of the one watched, if any.
+    private func watchFile() -> FileAtPath {
+      let (old, new) = watches.withLock { watches -> (Int32, Int32?) in
+        let old = watches.file
+        guard !watches.isClosed, case .success(let watch) = inotify.add(path, mask: Self.mask)
+        else {
+          watches.file = -1
+          return (old, nil)
+        }
+        watches.file = watch
+        return (old, watch)
+      }
+      // The same file gives the same watch, which this watch now holds twice: once is enough.
+      if old >= 0 { inotify.remove(old) }
+      guard let new else {
+        checkDirectoryLater()
+        return .none
+      }
+      return new == old ? .same : .other
     }
 
     private func unwatchFile() {
@@ -291,6 +418,7 @@
         return watches.file
       }
       if file >= 0 { inotify.remove(file) }
+      checkDirectoryLater()
     }
 
     private static let mask = UInt32(IN_MODIFY | IN_ATTRIB)

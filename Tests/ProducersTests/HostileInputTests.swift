@@ -62,6 +62,19 @@ import Testing
     #expect(isOpen(directory))
   }
 
+  /// A line length below 1 is refused when the stream is made, before the descriptor is
+  /// touched: it stays open for its owner.
+  @Test(arguments: [0, -5, Int.min])
+  func aLineLengthBelowOneIsRefusedAndTheDescriptorLeftOpen(length: Int) async throws {
+    let file = open("/etc/hostname", O_RDONLY)
+    try #require(file >= 0)
+    defer { close(file) }
+    #expect(throws: FileDescriptorError.maximumLineLengthNotPositive(length)) {
+      try FileDescriptors.lines(of: file, ownership: .streamCloses, maximumLineLength: length)
+    }
+    #expect(isOpen(file))
+  }
+
   @Test(arguments: [
     (Int32(0), SignalError.outOfRange(0)),
     (Int32(65), .outOfRange(65)),

@@ -1,4 +1,4 @@
-/// Why ``FileDescriptors`` refused a descriptor, or why reading it stopped.
+/// Why ``FileDescriptors`` refused a descriptor or an argument, or why reading it stopped.
 public enum FileDescriptorError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The descriptor was negative (-1 is what a failed `open` returns).
   case negative(Int32)
@@ -17,6 +17,9 @@ public enum FileDescriptorError: Error, Hashable, Sendable, CustomStringConverti
   case duplicateFailed(Int32, Errno)
   /// A read failed with a system error; the stream stopped reading this subscription.
   case readFailed(Int32, Errno)
+  /// The `maximumLineLength` given to ``FileDescriptors/lines(of:ownership:refill:maximumLineLength:isolation:)``
+  /// was below 1: no line could be delivered.
+  case maximumLineLengthNotPositive(Int)
 
   /// A sentence saying what was wrong.
   public var description: String {
@@ -31,6 +34,8 @@ public enum FileDescriptorError: Error, Hashable, Sendable, CustomStringConverti
     case .duplicateFailed(let fd, let errno):
       "cannot duplicate file descriptor \(fd) for a subscription: \(errno)"
     case .readFailed(let fd, let errno): "reading file descriptor \(fd) failed: \(errno)"
+    case .maximumLineLengthNotPositive(let length):
+      "the maximum line length must be at least 1 byte, not \(length)"
     }
   }
 }

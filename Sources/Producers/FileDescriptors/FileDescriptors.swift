@@ -97,7 +97,8 @@ public enum FileDescriptors {
   ///   - isolation: The actor that values and statuses are delivered on: the caller's, which
   ///     the compiler passes.
   /// - Throws: ``FileDescriptorError`` for a negative, closed, never-opened, directory or
-  ///   write-only descriptor.
+  ///   write-only descriptor, and ``FileDescriptorError/maximumLineLengthNotPositive(_:)`` for a
+  ///   `maximumLineLength` below 1. A refused descriptor stays open and its owner's.
   public static func lines(
     of fd: Int32,
     ownership: DescriptorOwnership,
@@ -105,10 +106,10 @@ public enum FileDescriptors {
     maximumLineLength: Int = 1 << 20,
     isolation: isolated any Actor = #isolation
   ) throws(FileDescriptorError) -> DescriptorObservable<String> {
-    let length = max(1, maximumLineLength)
+    guard maximumLineLength >= 1 else { throw .maximumLineLengthNotPositive(maximumLineLength) }
     return try reading(
       fd, ownership: ownership, refill: refill, chunkSize: 4_096, isolation: isolation
-    ) { LineDecoder(maximumLength: length) }
+    ) { LineDecoder(maximumLength: maximumLineLength) }
   }
 
   /// A stream that delivers each time `fd` is readable, with the number of bytes a read would

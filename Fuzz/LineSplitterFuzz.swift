@@ -25,7 +25,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let maximum = header[0] >= 0xF0 ? 1 << 20 : 1 + Int(header[0]) % 24
   var random = SplitMix(seed: UInt64(header[1]) | UInt64(header[2]) << 8 | UInt64(header[3]) << 16)
 
-  var splitter = LineSplitter(maximumLineLength: maximum)
+  // The maximum is at least 1, so the splitter is always made.
+  guard var splitter = try? LineSplitter(maximumLineLength: maximum) else { return 0 }
   var lines: [LineSplitter.Line] = []
   var start = 0
   while start < input.count {

@@ -33,7 +33,7 @@ import Testing
     ).subscribe(next: lines.record, status: statuses.record)
     #expect(await statuses.arrival(ofCount: 1))
     subscription.unsubscribe()
-    var splitter = LineSplitter(maximumLineLength: maximum)
+    var splitter = try LineSplitter(maximumLineLength: maximum)
     var chunked: [String] = []
     for write in writes { splitter.split(write) { chunked.append($0.text) } }
     splitter.flush { chunked.append($0.text) }

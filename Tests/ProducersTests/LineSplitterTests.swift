@@ -6,8 +6,8 @@ import Testing
 /// (cuts, CRLF, any chunking) are checked through the lines stream by `LineIntegrityTests`
 /// and against a plain reference split by the fuzz target in `Fuzz/`.
 @Suite(.checksLiveResources) struct LineSplitterTests {
-  @Test func eachLineSaysHowManyBytesItTookAndHowItEnded() {
-    var splitter = LineSplitter(maximumLineLength: 4)
+  @Test func eachLineSaysHowManyBytesItTookAndHowItEnded() throws {
+    var splitter = try LineSplitter(maximumLineLength: 4)
     var lines: [LineSplitter.Line] = []
     splitter.split(Array("one\r\ntw".utf8)) { lines.append($0) }
     #expect(splitter.unfinishedByteCount == 2)
@@ -34,8 +34,8 @@ import Testing
     #expect(splitter.unfinishedByteCount == 5)
   }
 
-  @Test func flushDeliversAnUnfinishedLongLineInPiecesAndResetDropsIt() {
-    var splitter = LineSplitter(maximumLineLength: 2)
+  @Test func flushDeliversAnUnfinishedLongLineInPiecesAndResetDropsIt() throws {
+    var splitter = try LineSplitter(maximumLineLength: 2)
     var lines: [String] = []
     splitter.split(Array("abcde".utf8)) { lines.append($0.text) }
     splitter.flush { lines.append($0.text) }
@@ -46,8 +46,14 @@ import Testing
     #expect(lines == ["ab", "cd", "e"])
   }
 
-  @Test func aMaximumBelowOneCountsAsOne() {
-    #expect(LineSplitter(maximumLineLength: 0).maximumLineLength == 1)
-    #expect(LineSplitter(maximumLineLength: -5).maximumLineLength == 1)
+  @Test(arguments: [0, -5, Int.min])
+  func aMaximumBelowOneIsRefused(maximum: Int) {
+    #expect(throws: LineSplitter.MaximumNotPositive(maximumLineLength: maximum)) {
+      try LineSplitter(maximumLineLength: maximum)
+    }
+  }
+
+  @Test func theDefaultMaximumIsAMebibyte() {
+    #expect(LineSplitter().maximumLineLength == 1 << 20)
   }
 }

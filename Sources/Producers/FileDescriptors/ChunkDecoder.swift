@@ -28,8 +28,9 @@ struct ByteChunks: ChunkDecoder {
 struct LineDecoder: ChunkDecoder {
   private var splitter: LineSplitter
 
-  init(maximumLength: Int) {
-    splitter = LineSplitter(maximumLineLength: maximumLength)
+  /// Decodes lines with `splitter`, as it is (usually new).
+  init(splitter: LineSplitter) {
+    self.splitter = splitter
   }
 
   mutating func decode(_ chunk: UnsafeRawBufferPointer, emit: (String) -> Bool) {

@@ -106,10 +106,15 @@ public enum FileDescriptors {
     maximumLineLength: Int = 1 << 20,
     isolation: isolated any Actor = #isolation
   ) throws(FileDescriptorError) -> DescriptorObservable<String> {
-    guard maximumLineLength >= 1 else { throw .maximumLineLengthNotPositive(maximumLineLength) }
+    let splitter: LineSplitter
+    do {
+      splitter = try LineSplitter(maximumLineLength: maximumLineLength)
+    } catch {
+      throw .maximumLineLengthNotPositive(maximumLineLength)
+    }
     return try reading(
       fd, ownership: ownership, refill: refill, chunkSize: 4_096, isolation: isolation
-    ) { LineDecoder(maximumLength: maximumLineLength) }
+    ) { LineDecoder(splitter: splitter) }
   }
 
   /// A stream that delivers each time `fd` is readable, with the number of bytes a read would

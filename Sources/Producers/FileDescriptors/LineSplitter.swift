@@ -75,10 +75,35 @@ public struct LineSplitter: Sendable {
   /// whose end has not arrived.
   public var unfinishedByteCount: Int { pending.count }
 
-  /// A splitter that cuts lines longer than `maximumLineLength` bytes (1 MiB by default) into
-  /// pieces. A maximum below 1 counts as 1.
-  public init(maximumLineLength: Int = 1 << 20) {
-    self.maximumLineLength = max(1, maximumLineLength)
+  /// A splitter that cuts lines longer than 1 MiB into pieces.
+  public init() {
+    maximumLineLength = 1 << 20
+  }
+
+  /// A splitter that cuts lines longer than `maximumLineLength` bytes into pieces.
+  ///
+  /// - Throws: ``MaximumNotPositive`` for a maximum below 1, which no line could fit.
+  public init(maximumLineLength: Int) throws(MaximumNotPositive) {
+    guard maximumLineLength >= 1 else {
+      throw MaximumNotPositive(maximumLineLength: maximumLineLength)
+    }
+    self.maximumLineLength = maximumLineLength
+  }
+
+  /// The error of a splitter asked for a maximum line length below 1.
+  public struct MaximumNotPositive: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The maximum that was asked for.
+    public let maximumLineLength: Int
+
+    /// Makes the error for `maximumLineLength`.
+    public init(maximumLineLength: Int) {
+      self.maximumLineLength = maximumLineLength
+    }
+
+    /// A sentence saying what was wrong.
+    public var description: String {
+      "the maximum line length must be at least 1 byte, not \(maximumLineLength)"
+    }
   }
 
   /// Passes each line that `bytes` completes to `body`, in order, and keeps the start of an

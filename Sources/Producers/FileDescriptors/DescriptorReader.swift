@@ -34,9 +34,8 @@ class DescriptorReader<Value: Sendable>: @unchecked Sendable {
   private let isDisconnected = Atomic(false)
   // The wait under way, if any; used only on the queue.
   private var waiting: UInt64?
-  /// Whether the reader has ended (``end()``); used only on the queue. A read or a report that
-  /// comes after it does nothing.
-  private(set) final var isEnding = false
+  /// Whether the reader has ended (``end()``); used only on the queue.
+  private var isEnding = false
 
   /// Takes over `fd`, a duplicate acquired from `holder`, for a subscription of `observer`,
   /// which is called on `isolation` only; `queue` is a serial queue of the subscription's own.
@@ -105,6 +104,15 @@ class DescriptorReader<Value: Sendable>: @unchecked Sendable {
     observer.close()
     holder.endUse()
     queue.async { self.end() }
+  }
+
+  /// Whether a turn on the queue must stop: the reader has ended, or its subscription has, in
+  /// which case the reader ends now. Each turn asks first.
+  final var turnMustStop: Bool {
+    if isEnding { return true }
+    guard isCancelled else { return false }
+    end()
+    return true
   }
 
   /// Ends the reader, on the queue: ends the wait under way and closes the duplicate (the poller

@@ -34,15 +34,13 @@ final class ReadinessWatcher: DescriptorReader<Int>, @unchecked Sendable {
 
   /// Waits until the descriptor is ready, on the queue.
   @Sendable private func waitForReadiness() {
-    guard !isEnding else { return }
-    guard !isCancelled else { return end() }
+    guard !turnMustStop else { return }
     wait(for: events, then: ready)
   }
 
   /// Reports readiness, on the queue; the next wait follows the report's delivery.
   @Sendable private func ready() {
-    guard !isEnding else { return }
-    guard !isCancelled else { return end() }
+    guard !turnMustStop else { return }
     deliver([estimate()], then: onQueue(waitForReadiness))
   }
 

@@ -24,7 +24,7 @@ import IndefiniteObservable
 /// A device that `poll` always says is ready never waits: `/dev/null` says end of file on the
 /// first turn, and `/dev/zero` is read in turns for as long as the subscription lasts.
 ///
-/// `decoder` and `isFinished` are used only on the queue (see ``DescriptorReader``).
+/// `decoder` is used only on the queue (see ``DescriptorReader``).
 final class SourceReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>,
   @unchecked Sendable
 {
@@ -32,7 +32,6 @@ final class SourceReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>
   // The most bytes one read asks for: the most that one turn decodes and delivers.
   private let chunkSize: Int
   // Whether reading is over (end of file or failure), and whether the reader is on its way out.
-  private var isFinished = false
 
   /// Starts reading `fd`, a duplicate acquired from `holder`, which the reader now owns.
   init(
@@ -55,8 +54,7 @@ final class SourceReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>
   /// new data only once, so the turns go on until the descriptor has nothing more: bytes left
   /// behind would never be announced again.
   @Sendable private func readTurn() {
-    guard !isFinished, !isEnding else { return }
-    guard !isCancelled else { return end() }
+    guard !turnMustStop else { return }
     guard System.isReady(fd, for: Int16(POLLIN)) else { return waitForData() }
     var values: [Decoder.Value] = []
     let emit = { (value: Decoder.Value) -> Bool in
@@ -75,7 +73,7 @@ final class SourceReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>
       decoder.flush(emit: emit)
       if !values.isEmpty { deliver(values) }
       report(.endOfFile)
-      finishReading()
+      end()
     case .success:
       // A chunk that completed nothing (part of a long line) needs no delivery to wait for.
       if values.isEmpty { return queue.async(execute: readTurn) }
@@ -84,18 +82,12 @@ final class SourceReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>
       waitForData()
     case .failure(let errno):
       report(.failed(.readFailed(holder.fd, errno)))
-      finishReading()
+      end()
     }
   }
 
   /// Ends the turns until data arrives; they start again then.
   private func waitForData() {
     wait(for: Int16(POLLIN), then: readTurn)
-  }
-
-  /// Stops the turns for good, at end of file or a failure.
-  private func finishReading() {
-    isFinished = true
-    end()
   }
 }

@@ -330,19 +330,13 @@
     /// The directory was removed or renamed away: gives its watch back, reports the end of a
     /// file still watched, and checks for the directory until one is at the path again.
     private func directoryGone(renamed: Bool, _ changes: inout [FileChange]) {
-      let (file, directory) = watches.withLock { watches in
-        defer {
-          watches.file = -1
-          watches.directory = -1
-        }
-        return (watches.file, watches.directory)
-      }
-      if file >= 0 {
-        changes.append(renamed ? .renamed : .deleted)
-        inotify.remove(file)
+      let (watchesFile, directory) = watches.withLock { watches in
+        defer { watches.directory = -1 }
+        return (watches.file >= 0, watches.directory)
       }
       if directory >= 0 { inotify.remove(directory) }
-      checkDirectoryLater()
+      if watchesFile { changes.append(renamed ? .renamed : .deleted) }
+      unwatchFile()
     }
 
     /// Starts the checks of the directory, unless they run already; they stop once a file is

@@ -61,9 +61,11 @@ public final class Recorder<Value>: @unchecked Sendable {
 }
 
 /// Suspends until `condition` holds, checking every millisecond, for at most `seconds`; whether
-/// it held. A deadline for things that must happen, never a timing assertion.
+/// it held. A deadline for things that must happen, never a timing assertion: the default, 60 s,
+/// only keeps a test that would wait forever from hanging, and a loaded machine under a
+/// sanitizer meets it.
 public func eventually(
-  seconds: Double = 10, isolation: isolated (any Actor)? = #isolation, _ condition: () -> Bool
+  seconds: Double = 60, isolation: isolated (any Actor)? = #isolation, _ condition: () -> Bool
 ) async -> Bool {
   let deadline = ContinuousClock.now + .seconds(seconds)
   while !condition() {

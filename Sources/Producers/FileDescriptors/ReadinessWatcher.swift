@@ -47,15 +47,12 @@ final class ReadinessWatcher: DescriptorReader<Int>, @unchecked Sendable {
   /// For a readable descriptor, the bytes that a read would return now (`FIONREAD`; 0 at end of
   /// file); for a writable pipe on Linux, its free space; otherwise 1.
   private func estimate() -> Int {
-    var count: Int32 = 0
-    if events == Int16(POLLIN) {
-      return ioctl(fd, UInt(FIONREAD), &count) == 0 ? Int(count) : 1
-    }
+    if events == Int16(POLLIN) { return System.readableByteCount(fd) ?? 1 }
     #if os(Linux)
       let getPipeSize: Int32 = 1032  // F_GETPIPE_SZ, which Glibc exports only with _GNU_SOURCE
       let capacity = fcntl(fd, getPipeSize)
-      if capacity > 0, ioctl(fd, UInt(FIONREAD), &count) == 0 {
-        return max(Int(capacity) - Int(count), 1)
+      if capacity > 0, let count = System.readableByteCount(fd) {
+        return max(Int(capacity) - count, 1)
       }
     #endif
     return 1

@@ -42,6 +42,22 @@ enum System {
     }
   }
 
+  /// The bytes that a read of `fd` would return now (`FIONREAD`; 0 at end of file), or nil
+  /// when the descriptor cannot tell.
+  static func readableByteCount(_ fd: Int32) -> Int? {
+    var count: Int32 = 0
+    return ioctl(fd, fionread, &count) == 0 ? Int(count) : nil
+  }
+
+  #if canImport(Darwin)
+    /// `FIONREAD`, which <sys/filio.h> defines as `_IOR('f', 127, int)`: Swift imports no macro
+    /// built with `sizeof`, so Darwin's is spelled out (`IOC_OUT | sizeof(int) << 16 | 'f' << 8
+    /// | 127`), as Swift's own overlay does for the `TIOC` requests (`TiocConstants.swift`).
+    private static let fionread: UInt = 0x4004_667F
+  #else
+    private static let fionread = UInt(FIONREAD)
+  #endif
+
   /// The access mode (`O_RDONLY`, `O_WRONLY` or `O_RDWR`) of an open descriptor.
   static func accessMode(_ fd: Int32) -> Int32 {
     fcntl(fd, F_GETFL) & O_ACCMODE

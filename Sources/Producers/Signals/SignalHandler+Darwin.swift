@@ -1,11 +1,6 @@
 #if canImport(Darwin)
   import Darwin
 
-  extension UnixSignal {
-    /// The highest signal number (`NSIG - 1`).
-    static var highestNumber: Int32 { 31 }
-  }
-
   extension sigaction {
     /// The handler of a `sigaction` that does not use `SA_SIGINFO`.
     var handler: (@convention(c) (Int32) -> Void)? {

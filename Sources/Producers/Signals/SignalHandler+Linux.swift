@@ -7,11 +7,6 @@
     import Bionic
   #endif
 
-  extension UnixSignal {
-    /// The highest signal number (`SIGRTMAX` of the kernel).
-    static var highestNumber: Int32 { 64 }
-  }
-
   extension sigaction {
     /// The handler of a `sigaction` that does not use `SA_SIGINFO`.
     var handler: (@convention(c) (Int32) -> Void)? {

@@ -6,6 +6,12 @@
   import Musl
 #endif
 
+extension UnixSignal {
+  /// The highest signal number: `NSIG - 1`, 64 on Linux (the kernel's `SIGRTMAX`) and 31 on
+  /// Apple platforms.
+  static var highestNumber: Int32 { Int32(NSIG) - 1 }
+}
+
 /// The write end of the self-pipe, which `forwardSignal` writes to.
 ///
 /// Set once, under the registry's lock and before the first handler is installed, and never

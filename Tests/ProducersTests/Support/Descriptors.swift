@@ -21,7 +21,14 @@ struct Pipe {
 
   func send(_ text: String) {
     let bytes = Array(text.utf8)
-    let written = bytes.withUnsafeBytes { Glibc.write(write, $0.baseAddress, $0.count) }
+    let end = write
+    let written = bytes.withUnsafeBytes { bytes in
+      #if canImport(Glibc)
+        Glibc.write(end, bytes.baseAddress, bytes.count)
+      #else
+        Darwin.write(end, bytes.baseAddress, bytes.count)
+      #endif
+    }
     precondition(written == bytes.count)
   }
 }
@@ -52,9 +59,17 @@ func append(_ text: String, to path: String) {
 /// Whether `fd` is open in this process.
 func isOpen(_ fd: Int32) -> Bool { fcntl(fd, F_GETFD) != -1 }
 
-/// The number of descriptors open in this process (Linux: entries of /proc/self/fd).
+/// The directory that lists this process's open descriptors: `/proc/self/fd` on Linux,
+/// `/dev/fd` on Apple platforms (where listing it opens one more, in every count alike).
+#if os(Linux)
+  let descriptorDirectory = "/proc/self/fd"
+#else
+  let descriptorDirectory = "/dev/fd"
+#endif
+
+/// The number of descriptors open in this process (the entries of ``descriptorDirectory``).
 func openDescriptorCount() -> Int {
-  (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+  (try? FileManager.default.contentsOfDirectory(atPath: descriptorDirectory).count) ?? -1
 }
 
 /// What a descriptor refers to (device and inode), to tell it from a later reuse of its number.

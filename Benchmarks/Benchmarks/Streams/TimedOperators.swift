@@ -30,7 +30,7 @@ private func debounceBenchmarks() {
   let scenario = "debounce, while waiting"
 
   Benchmark(name(scenario, "IndefiniteObservable")) { benchmark in
-    try await TimedStreams().debounce(UncheckedSendable(benchmark))
+    await TimedStreams().debounce(UncheckedSendable(benchmark))
   }
 
   Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
@@ -53,7 +53,7 @@ private func throttleBenchmarks() {
   let scenario = "throttle, while waiting"
 
   Benchmark(name(scenario, "IndefiniteObservable")) { benchmark in
-    try await TimedStreams().throttle(UncheckedSendable(benchmark))
+    await TimedStreams().throttle(UncheckedSendable(benchmark))
   }
 
   Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
@@ -85,7 +85,7 @@ private func delayBenchmarks() {
   configuration.maxIterations = min(configuration.maxIterations, 200)
 
   Benchmark(name(scenario, "IndefiniteObservable"), configuration: configuration) { benchmark in
-    try await TimedStreams().delay(UncheckedSendable(benchmark))
+    await TimedStreams().delay(UncheckedSendable(benchmark))
   }
 
   Benchmark(name(scenario, "OpenCombine PassthroughSubject"), configuration: configuration) {
@@ -107,11 +107,11 @@ private func delayBenchmarks() {
 /// The `Benchmark` object comes in unchecked: it is not `Sendable`, and the benchmark closure
 /// that hands it over awaits the method, so only the actor touches it meanwhile.
 private actor TimedStreams {
-  func debounce(_ benchmark: UncheckedSendable<Benchmark>) throws(TimerError) {
+  func debounce(_ benchmark: UncheckedSendable<Benchmark>) {
     let benchmark = benchmark.value
     let receiver = Receiver()
     let source = CallbackList<Int>()
-    let subscription = try source.stream.debounce(for: longWait).subscribe { receiver.receive($0) }
+    let subscription = source.stream.debounce(for: longWait).subscribe { receiver.receive($0) }
     source.send(0)  // starts the wait (a task, and its sleep)
     benchmark.startMeasurement()
     for value in benchmark.scaledIterations { source.send(value) }
@@ -119,11 +119,11 @@ private actor TimedStreams {
     subscription.unsubscribe()
   }
 
-  func throttle(_ benchmark: UncheckedSendable<Benchmark>) throws(TimerError) {
+  func throttle(_ benchmark: UncheckedSendable<Benchmark>) {
     let benchmark = benchmark.value
     let receiver = Receiver()
     let source = CallbackList<Int>()
-    let subscription = try source.stream.throttle(for: longWait, latest: true)
+    let subscription = source.stream.throttle(for: longWait, latest: true)
       .subscribe { receiver.receive($0) }
     source.send(0)  // passes at once
     source.send(0)  // starts the wait
@@ -137,14 +137,14 @@ private actor TimedStreams {
   /// measurement to hold every value of the sample, as a subscription's queue has once as many
   /// values have been in flight. The values that grew it are delivered (the clock skips past
   /// their deadline) before the measured ones are sent.
-  func delay(_ benchmark: UncheckedSendable<Benchmark>) async throws(TimerError) {
+  func delay(_ benchmark: UncheckedSendable<Benchmark>) async {
     let benchmark = benchmark.value
     let receiver = Receiver()
     let count = benchmark.scaledIterations.count
     let clock = SkippingClock()
     let source = CallbackList<Int>()
     var delivered = 0
-    let subscription = try source.stream.delay(for: longWait, clock: clock).subscribe {
+    let subscription = source.stream.delay(for: longWait, clock: clock).subscribe {
       delivered += 1
       receiver.receive($0)
     }

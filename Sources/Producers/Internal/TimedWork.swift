@@ -50,20 +50,11 @@ final class TimedWork: Sendable {
   }
 }
 
-/// Checks the interval of `debounce` and `throttle` by the rule of ``Timers``: above zero, and
-/// at most ``Timers/maximumInterval``, so that no deadline computed from it can overflow.
+/// The interval of `debounce`, `throttle` or `delay` as the operator waits it, by Combine's
+/// rule for a scheduler's stride: zero or less is no wait (a deadline already passed), and one
+/// longer than ``Timers/maximumInterval`` waits that long (about 63 years: in practice never, as
+/// Combine's `distantFuture`), so that no deadline computed from it can overflow.
 @usableFromInline
-func checkedInterval(_ interval: Duration) throws(TimerError) -> Duration {
-  guard interval > .zero else { throw .notPositive(interval) }
-  guard interval <= Timers.maximumInterval else { throw .tooLong(interval) }
-  return interval
-}
-
-/// Checks the interval of `delay` by the rule of ``Timers/after(_:leeway:isolation:)``: zero or
-/// more, and at most ``Timers/maximumInterval``.
-@usableFromInline
-func checkedDelay(_ delay: Duration) throws(TimerError) -> Duration {
-  guard delay >= .zero else { throw .negativeDelay(delay) }
-  guard delay <= Timers.maximumInterval else { throw .tooLong(delay) }
-  return delay
+func clampedInterval(_ interval: Duration) -> Duration {
+  min(max(interval, .zero), Timers.maximumInterval)
 }

@@ -5,7 +5,7 @@ extension ValueObservable {
   /// each burst, `dueTime` after it arrived.
   ///
   /// ```swift
-  /// let searches = try query.changes.debounce(for: .milliseconds(300))
+  /// let searches = query.changes.debounce(for: .milliseconds(300))
   /// ```
   ///
   /// As Combine's `debounce(for:scheduler:)`, with a `Clock` in place of a scheduler.
@@ -24,20 +24,20 @@ extension ValueObservable {
   ///   value set meanwhile (a `ContinuousClock` sleep allocates).
   ///
   /// - Parameters:
-  ///   - dueTime: How long the stream must be quiet before its last value is passed on: above
-  ///     zero and at most `Timers.maximumInterval`.
+  ///   - dueTime: How long the stream must be quiet before its last value is passed on. Any
+  ///     duration, as Combine takes any stride: zero or less passes on the last value of each
+  ///     burst sent synchronously, after the upstream's send returns, on the next turn of the
+  ///     actor; one longer than `Timers.maximumInterval` (about 63 years) waits that long, which
+  ///     in practice is never, as Combine's `distantFuture`.
   ///   - clock: The clock that measures `dueTime`; a test passes one it controls.
   ///   - isolation: The actor the stream belongs to: the caller's, which the compiler passes.
-  /// - Throws: `TimerError.notPositive(_:)` for a zero or negative `dueTime`,
-  ///   `TimerError.tooLong(_:)` for one above `Timers.maximumInterval`, as `Timers.every`
-  ///   does, when the stream is made.
   @inlinable
   public func debounce(
     for dueTime: Duration,
     clock: some Clock<Duration> = ContinuousClock(),
     isolation: isolated any Actor = #isolation
-  ) throws(TimerError) -> ValueObservable<T> {
-    let dueTime = try checkedInterval(dueTime)
+  ) -> ValueObservable<T> {
+    let dueTime = clampedInterval(dueTime)
     return ValueObservable { observer in
       let work = TimedWork()
       let state = DebounceState<T, _>(deadline: clock.now)

@@ -4,7 +4,7 @@ extension ValueObservable {
   /// Passes on every value `interval` after it arrived, in the order they arrived.
   ///
   /// ```swift
-  /// let echoes = try keystrokes.delay(for: .milliseconds(250))
+  /// let echoes = keystrokes.delay(for: .milliseconds(250))
   /// ```
   ///
   /// As Combine's `delay(for:scheduler:)`, with a `Clock` in place of a scheduler.
@@ -27,19 +27,18 @@ extension ValueObservable {
   ///   `ContinuousClock` sleep allocates).
   ///
   /// - Parameters:
-  ///   - interval: How long each value waits: from zero to `Timers.maximumInterval`.
+  ///   - interval: How long each value waits. Any duration, as Combine takes any stride: a
+  ///     negative one waits as zero does; one longer than `Timers.maximumInterval` (about 63
+  ///     years) waits that long, which in practice is never, as Combine's `distantFuture`.
   ///   - clock: The clock that measures `interval`; a test passes one it controls.
   ///   - isolation: The actor the stream belongs to: the caller's, which the compiler passes.
-  /// - Throws: `TimerError.negativeDelay(_:)` for a negative `interval`,
-  ///   `TimerError.tooLong(_:)` for one above `Timers.maximumInterval`, as `Timers.after`
-  ///   does, when the stream is made.
   @inlinable
   public func delay(
     for interval: Duration,
     clock: some Clock<Duration> = ContinuousClock(),
     isolation: isolated any Actor = #isolation
-  ) throws(TimerError) -> ValueObservable<T> {
-    let interval = try checkedDelay(interval)
+  ) -> ValueObservable<T> {
+    let interval = clampedInterval(interval)
     return ValueObservable { observer in
       let work = TimedWork()
       let state = DelayState<T, _>(instantsLike: clock.now)

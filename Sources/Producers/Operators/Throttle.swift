@@ -5,7 +5,7 @@ extension ValueObservable {
   /// each interval in which values arrived, the latest of them (`latest: true`) or the first.
   ///
   /// ```swift
-  /// let positions = try drags.throttle(for: .milliseconds(50), latest: true)
+  /// let positions = drags.throttle(for: .milliseconds(50), latest: true)
   /// ```
   ///
   /// As Combine's `throttle(for:scheduler:latest:)`, with a `Clock` in place of a scheduler,
@@ -28,23 +28,22 @@ extension ValueObservable {
   ///   sleeps on `clock` until the window's end (a `ContinuousClock` sleep allocates).
   ///
   /// - Parameters:
-  ///   - interval: The shortest time between two values passed on: above zero and at most
-  ///     `Timers.maximumInterval`.
+  ///   - interval: The shortest time between two values passed on. Any duration, as Combine
+  ///     takes any stride: zero or less passes every value at once; one longer than
+  ///     `Timers.maximumInterval` (about 63 years) holds that long, which in practice is never,
+  ///     as Combine's `distantFuture`.
   ///   - clock: The clock that measures `interval`; a test passes one it controls.
   ///   - latest: Whether a window's end delivers the latest value that arrived in it (true) or
   ///     the first (false).
   ///   - isolation: The actor the stream belongs to: the caller's, which the compiler passes.
-  /// - Throws: `TimerError.notPositive(_:)` for a zero or negative `interval`,
-  ///   `TimerError.tooLong(_:)` for one above `Timers.maximumInterval`, as `Timers.every`
-  ///   does, when the stream is made.
   @inlinable
   public func throttle(
     for interval: Duration,
     clock: some Clock<Duration> = ContinuousClock(),
     latest: Bool,
     isolation: isolated any Actor = #isolation
-  ) throws(TimerError) -> ValueObservable<T> {
-    let interval = try checkedInterval(interval)
+  ) -> ValueObservable<T> {
+    let interval = clampedInterval(interval)
     return ValueObservable { observer in
       let work = TimedWork()
       let state = ThrottleState<T, _>(lastEmission: clock.now)

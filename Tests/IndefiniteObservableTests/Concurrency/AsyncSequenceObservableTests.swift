@@ -104,10 +104,11 @@ private struct OneTwoThree: AsyncSequence, Sendable {
         continuation.finish()
       })
     let seen = Recorder<Int>()
-    let subscription = stream.filter { $0.isMultiple(of: 2) }.subscribeOnMainActor { value in
-      MainActor.preconditionIsolated()
-      seen.record(value)
-    }
+    let subscription = stream.filter { $0.isMultiple(of: 2) }.receive(on: MainActor.shared)
+      .subscribe { value in
+        MainActor.preconditionIsolated()
+        seen.record(value)
+      }
     #expect(await seen.arrival(ofCount: 2))
     #expect(seen.values == [2, 4])
     subscription.unsubscribe()

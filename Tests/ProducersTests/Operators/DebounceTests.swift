@@ -15,7 +15,7 @@ final class Mark {
     let clock = TestClock()
     let source = Emitter<Mark>()
     var seen: [Int] = []
-    let subscription = try source.debounce(for: .milliseconds(100), clock: clock)
+    let subscription = source.debounce(for: .milliseconds(100), clock: clock)
       .subscribe {
         MainActor.assertIsolated()
         seen.append($0.id)
@@ -38,7 +38,7 @@ final class Mark {
     let clock = TestClock()
     let source = Emitter<Int>()
     var seen: [Int] = []
-    let subscription = try source.debounce(for: .milliseconds(100), clock: clock)
+    let subscription = source.debounce(for: .milliseconds(100), clock: clock)
       .subscribe { seen.append($0) }
     source.send(1)
     source.send(2)
@@ -55,7 +55,7 @@ final class Mark {
     let clock = TestClock()
     let source = Emitter<Int>()
     var seen: [Int] = []
-    let subscription = try source.debounce(for: .milliseconds(100), clock: clock)
+    let subscription = source.debounce(for: .milliseconds(100), clock: clock)
       .subscribe { seen.append($0) }
     source.send(1)
     await clock.settle()
@@ -73,7 +73,7 @@ final class Mark {
     let source = Emitter<Int>()
     var seen: [String] = []
     var second: Subscription?
-    let debounced = try source.debounce(for: .milliseconds(100), clock: clock)
+    let debounced = source.debounce(for: .milliseconds(100), clock: clock)
     let first = debounced.subscribe {
       seen.append("first \($0)")
       second?.unsubscribe()
@@ -89,17 +89,40 @@ final class Mark {
     first.unsubscribe()
   }
 
-  @Test func refusesAnIntervalThatIsNotPositiveOrTooLong() {
+  @Test(arguments: [Duration.zero, .nanoseconds(-1), .seconds(-1)])
+  func aDueTimeOfZeroOrLessDeliversTheLastValueOfASynchronousBurstAfterTheSendReturns(
+    dueTime: Duration
+  ) async throws {
+    let clock = TestClock()
     let source = Emitter<Int>()
-    #expect(throws: TimerError.notPositive(.zero)) { try source.debounce(for: .zero) }
-    #expect(throws: TimerError.notPositive(.seconds(-1))) {
-      try source.debounce(for: .seconds(-1))
-    }
-    let tooLong = Timers.maximumInterval + .nanoseconds(1)
-    #expect(throws: TimerError.tooLong(tooLong)) { try source.debounce(for: tooLong) }
-    let beyondInt64Seconds = Duration.seconds(Int64.max) + .seconds(Int64.max)
-    #expect(throws: TimerError.tooLong(beyondInt64Seconds)) {
-      try source.debounce(for: beyondInt64Seconds)
-    }
+    var seen: [Int] = []
+    let subscription = source.debounce(for: dueTime, clock: clock)
+      .subscribe { seen.append($0) }
+    source.send(1)
+    source.send(2)
+    #expect(seen == [])
+    await clock.settle()
+    #expect(seen == [2])
+    source.send(3)
+    await clock.settle()
+    #expect(seen == [2, 3])
+    subscription.unsubscribe()
+  }
+
+  @Test(arguments: [
+    Timers.maximumInterval + .nanoseconds(1), .seconds(Int64.max) + .seconds(Int64.max),
+  ])
+  func aDueTimeBeyondTheMaximumIntervalWaitsTheMaximumInterval(dueTime: Duration) async throws {
+    let clock = TestClock()
+    let source = Emitter<Int>()
+    var seen: [Int] = []
+    let subscription = source.debounce(for: dueTime, clock: clock)
+      .subscribe { seen.append($0) }
+    source.send(1)
+    await clock.advance(by: Timers.maximumInterval - .nanoseconds(1))
+    #expect(seen == [])
+    await clock.advance(by: .nanoseconds(1))
+    #expect(seen == [1])
+    subscription.unsubscribe()
   }
 }

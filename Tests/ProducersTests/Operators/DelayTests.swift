@@ -9,7 +9,7 @@ import Testing
     let clock = TestClock()
     let source = Emitter<Mark>()
     var seen: [Int] = []
-    let subscription = try source.delay(for: .milliseconds(100), clock: clock)
+    let subscription = source.delay(for: .milliseconds(100), clock: clock)
       .subscribe {
         MainActor.assertIsolated()
         seen.append($0.id)
@@ -33,7 +33,7 @@ import Testing
     let clock = TestClock()
     let source = Emitter<Int>()
     var seen: [Int] = []
-    let subscription = try source.delay(for: .milliseconds(10), clock: clock)
+    let subscription = source.delay(for: .milliseconds(10), clock: clock)
       .subscribe { seen.append($0) }
     for value in 0..<20 {
       source.send(value)
@@ -52,7 +52,7 @@ import Testing
     let clock = TestClock()
     let source = Emitter<Int>()
     var seen: [Int] = []
-    let subscription = try source.delay(for: .zero, clock: clock).subscribe { seen.append($0) }
+    let subscription = source.delay(for: .zero, clock: clock).subscribe { seen.append($0) }
     source.send(1)
     source.send(2)
     #expect(seen == [])
@@ -65,7 +65,7 @@ import Testing
     let clock = TestClock()
     let source = Emitter<Int>()
     var seen: [Int] = []
-    let subscription = try source.delay(for: .milliseconds(100), clock: clock)
+    let subscription = source.delay(for: .milliseconds(100), clock: clock)
       .subscribe { seen.append($0) }
     source.send(1)
     await clock.settle()
@@ -82,7 +82,7 @@ import Testing
     let source = Emitter<Int>()
     var seen: [Int] = []
     var subscription: Subscription?
-    subscription = try source.delay(for: .milliseconds(100), clock: clock).subscribe {
+    subscription = source.delay(for: .milliseconds(100), clock: clock).subscribe {
       seen.append($0)
       subscription?.unsubscribe()
     }
@@ -92,12 +92,33 @@ import Testing
     #expect(seen == [1])
   }
 
-  @Test func refusesANegativeOrTooLongDelay() {
+  @Test(arguments: [Duration.nanoseconds(-1), .seconds(-1)])
+  func aNegativeDelayDeliversAsAZeroDelayDoes(interval: Duration) async throws {
+    let clock = TestClock()
     let source = Emitter<Int>()
-    #expect(throws: TimerError.negativeDelay(.nanoseconds(-1))) {
-      try source.delay(for: .nanoseconds(-1))
-    }
-    let tooLong = Timers.maximumInterval + .nanoseconds(1)
-    #expect(throws: TimerError.tooLong(tooLong)) { try source.delay(for: tooLong) }
+    var seen: [Int] = []
+    let subscription = source.delay(for: interval, clock: clock).subscribe { seen.append($0) }
+    source.send(1)
+    source.send(2)
+    #expect(seen == [])
+    await clock.settle()
+    #expect(seen == [1, 2])
+    subscription.unsubscribe()
+  }
+
+  @Test(arguments: [
+    Timers.maximumInterval + .nanoseconds(1), .seconds(Int64.max) + .seconds(Int64.max),
+  ])
+  func aDelayBeyondTheMaximumIntervalWaitsTheMaximumInterval(interval: Duration) async throws {
+    let clock = TestClock()
+    let source = Emitter<Int>()
+    var seen: [Int] = []
+    let subscription = source.delay(for: interval, clock: clock).subscribe { seen.append($0) }
+    source.send(1)
+    await clock.advance(by: Timers.maximumInterval - .nanoseconds(1))
+    #expect(seen == [])
+    await clock.advance(by: .nanoseconds(1))
+    #expect(seen == [1])
+    subscription.unsubscribe()
   }
 }

@@ -12,7 +12,7 @@ import Testing
     let source = Emitter<Mark>()
     var seen: [Int] = []
     var snapshots: [[Int]] = []
-    let subscription = try source.throttle(for: .milliseconds(100), clock: clock, latest: latest)
+    let subscription = source.throttle(for: .milliseconds(100), clock: clock, latest: latest)
       .subscribe {
         MainActor.assertIsolated()
         seen.append($0.id)
@@ -52,7 +52,7 @@ import Testing
     let clock = TestClock()
     let source = Emitter<Int>()
     var seen: [Int] = []
-    let subscription = try source.throttle(for: .milliseconds(100), clock: clock, latest: true)
+    let subscription = source.throttle(for: .milliseconds(100), clock: clock, latest: true)
       .subscribe { seen.append($0) }
     source.send(1)
     await clock.advance(by: .milliseconds(100))
@@ -66,7 +66,7 @@ import Testing
     let clock = TestClock()
     let source = Emitter<Int>()
     var seen: [Int] = []
-    let subscription = try source.throttle(for: .milliseconds(100), clock: clock, latest: true)
+    let subscription = source.throttle(for: .milliseconds(100), clock: clock, latest: true)
       .subscribe { seen.append($0) }
     source.send(1)
     source.send(2)
@@ -84,7 +84,7 @@ import Testing
     let source = Emitter<Int>()
     var seen: [String] = []
     var second: Subscription?
-    let throttled = try source.throttle(for: .milliseconds(100), clock: clock, latest: true)
+    let throttled = source.throttle(for: .milliseconds(100), clock: clock, latest: true)
     let first = throttled.subscribe {
       seen.append("first \($0)")
       if $0 == 2 { second?.unsubscribe() }
@@ -103,17 +103,41 @@ import Testing
     first.unsubscribe()
   }
 
-  @Test func refusesAnIntervalThatIsNotPositiveOrTooLong() {
+  @Test(arguments: [Duration.zero, .nanoseconds(-1), .seconds(-1)])
+  func anIntervalOfZeroOrLessPassesEveryValueAtOnce(interval: Duration) async throws {
+    let clock = TestClock()
     let source = Emitter<Int>()
-    #expect(throws: TimerError.notPositive(.zero)) {
-      try source.throttle(for: .zero, latest: true)
-    }
-    #expect(throws: TimerError.notPositive(.seconds(-1))) {
-      try source.throttle(for: .seconds(-1), latest: false)
-    }
-    let tooLong = Timers.maximumInterval + .nanoseconds(1)
-    #expect(throws: TimerError.tooLong(tooLong)) {
-      try source.throttle(for: tooLong, latest: true)
-    }
+    var seen: [Int] = []
+    let subscription = source.throttle(for: interval, clock: clock, latest: false)
+      .subscribe { seen.append($0) }
+    source.send(1)
+    source.send(2)
+    source.send(3)
+    #expect(seen == [1, 2, 3])
+    await clock.settle()
+    #expect(seen == [1, 2, 3])
+    #expect(clock.sleeperCount == 0)
+    subscription.unsubscribe()
+  }
+
+  @Test(arguments: [
+    Timers.maximumInterval + .nanoseconds(1), .seconds(Int64.max) + .seconds(Int64.max),
+  ])
+  func anIntervalBeyondTheMaximumIntervalHoldsForTheMaximumInterval(
+    interval: Duration
+  ) async throws {
+    let clock = TestClock()
+    let source = Emitter<Int>()
+    var seen: [Int] = []
+    let subscription = source.throttle(for: interval, clock: clock, latest: true)
+      .subscribe { seen.append($0) }
+    source.send(1)
+    source.send(2)
+    #expect(seen == [1])
+    await clock.advance(by: Timers.maximumInterval - .nanoseconds(1))
+    #expect(seen == [1])
+    await clock.advance(by: .nanoseconds(1))
+    #expect(seen == [1, 2])
+    subscription.unsubscribe()
   }
 }

@@ -9,11 +9,12 @@ import Testing
   var shown: [Int] = []
 }
 
-@Suite(.checksLiveResources) struct SubscribeOnMainActorTests {
+/// `receive(on: MainActor.shared)`: main-actor delivery at the end of a chain, from any thread.
+@Suite(.checksLiveResources) struct ReceiveOnMainActorTests {
   @Test @MainActor func valuesSentFromManyThreadsArriveOnTheMainActorInEachSendersOrder() async {
     let source = SharedSource<Int>()
     let screen = Screen()
-    let subscription = source.stream.subscribeOnMainActor { value in
+    let subscription = source.stream.receive(on: MainActor.shared).subscribe { value in
       MainActor.preconditionIsolated()
       screen.shown.append(value)
     }
@@ -35,7 +36,9 @@ import Testing
   @Test @MainActor func deliveryIsAsynchronousEvenFromTheMainActor() async {
     let source = SharedSource<Int>()
     let screen = Screen()
-    let subscription = source.stream.subscribeOnMainActor { screen.shown.append($0) }
+    let subscription = source.stream.receive(on: MainActor.shared).subscribe {
+      screen.shown.append($0)
+    }
     source.emit(1)
     #expect(screen.shown.isEmpty)
     #expect(await eventually { screen.shown == [1] })
@@ -48,7 +51,7 @@ import Testing
       observer.next(1)
       observer.next(2)
       return noopDisconnect
-    }.subscribeOnMainActor { screen.shown.append($0) }
+    }.receive(on: MainActor.shared).subscribe { screen.shown.append($0) }
     #expect(screen.shown.isEmpty)
     #expect(await eventually { screen.shown == [1, 2] })
     subscription.unsubscribe()
@@ -57,7 +60,9 @@ import Testing
   @Test @MainActor func unsubscribeDropsQueuedValuesAndDisconnects() async {
     let source = SharedSource<Int>()
     let screen = Screen()
-    let subscription = source.stream.subscribeOnMainActor { screen.shown.append($0) }
+    let subscription = source.stream.receive(on: MainActor.shared).subscribe {
+      screen.shown.append($0)
+    }
     // The main actor is busy with this test, so these wait in the queue.
     onAnotherThread {
       for i in 0..<10 { source.emit(i) }
@@ -72,7 +77,7 @@ import Testing
     let source = SharedSource<Int>()
     let screen = Screen()
     let box = MainActorBox()
-    box.subscription = source.stream.subscribeOnMainActor { value in
+    box.subscription = source.stream.receive(on: MainActor.shared).subscribe { value in
       screen.shown.append(value)
       if value == 3 { box.subscription?.unsubscribe() }
     }
@@ -92,7 +97,7 @@ import Testing
     do {
       let captured = Captured()
       weakCaptured = captured
-      subscription = source.stream.subscribeOnMainActor { _ in _ = captured }
+      subscription = source.stream.receive(on: MainActor.shared).subscribe { _ in _ = captured }
     }
     #expect(weakCaptured != nil)
     subscription.unsubscribe()

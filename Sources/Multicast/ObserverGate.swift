@@ -6,10 +6,10 @@ import IndefiniteObservable
 ///
 /// A gate is made in one of two ways, and the type system checks each:
 ///
-/// - ``init(isolation:_:)`` takes any closure, `Sendable` or not, and binds it to the actor that
-///   makes the gate (the caller's isolation, which the compiler passes). The closure only ever
-///   runs on that actor: at once when ``send(_:isolation:)`` is called from that actor, otherwise
-///   after a hop, in the order the values were sent. Code that is not isolated to an actor cannot
+/// - ``init(isolation:buffering:_:)`` takes any closure, `Sendable` or not, and binds it to the
+///   actor that makes the gate (the caller's isolation, which the compiler passes). The closure
+///   only ever runs on that actor: before ``send(_:isolation:)`` returns when it is called from
+///   that actor, otherwise after a hop, in the order the values were sent. Code that is not isolated to an actor cannot
 ///   call it: the compiler says "call to actor-isolated initializer ... in a synchronous
 ///   nonisolated context".
 /// - ``init(_:)`` takes a `@Sendable` closure, which may run anywhere: it runs on the sending

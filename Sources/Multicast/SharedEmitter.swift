@@ -59,9 +59,12 @@ public final class SharedEmitter<T: Sendable>: SharedSource {
   /// Delivers `value` to every current subscriber and keeps it as the last value (unless the
   /// emitter keeps none).
   ///
-  /// Subscribers bound to the caller's actor have been called when this returns; the others
-  /// have their delivery scheduled on their actor or queue. Callable from any thread, including
-  /// from a subscriber.
+  /// Subscribers bound to an actor that this thread runs have been called when this returns,
+  /// after the values that waited for them: the caller's actor (`isolation`), or, when it is
+  /// nil (a `nonisolated` wrapper), the actor recorded by a send or a subscriber's turn further
+  /// up this thread, or the main actor when this thread runs the main queue. The others have
+  /// their delivery scheduled on their actor or queue. Callable from any thread, including from
+  /// a subscriber.
   ///
   /// - Parameters:
   ///   - value: The value to deliver.

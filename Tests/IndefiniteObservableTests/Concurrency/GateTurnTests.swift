@@ -41,6 +41,29 @@ import Testing
     #expect(ranAfter < 0.2)
   }
 
+  /// Issue 26's flood again, with a `for await` loop over the same emitter's values on the main
+  /// actor: cancelled 50 ms in, it ends within 0.2 s (on the old code it could not end while
+  /// the flood lasted).
+  @Test func aCancelledLoopOnTheFloodedActorEndsOnTime() async {
+    let flood = Flood()
+    let emitter = flood.emitter
+    let loop = Task { @MainActor in
+      for await _ in emitter.stream().values {}
+      return flood.elapsed
+    }
+    let cancelled: TimeInterval = await withCheckedContinuation { due in
+      DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(50)) {
+        loop.cancel()
+        due.resume(returning: flood.elapsed)
+      }
+    }
+    let ended = await loop.value
+    let delivered = flood.stop()
+    print("flood: a loop cancelled after \(cancelled) s ended after \(ended) s")
+    #expect(delivered > 0)
+    #expect(ended < 0.2)
+  }
+
   /// A turn takes at most 256 values, then lets other work on the actor run before the next.
   @Test func aTurnTakesAtMostTwoHundredFiftySixValuesThenLetsTheActorGo() async {
     let emitter = SharedEmitter<Int>()

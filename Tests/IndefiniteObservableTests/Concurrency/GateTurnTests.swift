@@ -42,8 +42,8 @@ import Testing
   }
 
   /// Issue 26's flood again, with a `for await` loop over the same emitter's values on the main
-  /// actor: cancelled 50 ms in, it ends within 0.2 s (on the old code it could not end while
-  /// the flood lasted).
+  /// actor: cancelled 50 ms in, it ends at once (seen: 2 ms; 75 ms under ThreadSanitizer). When
+  /// a cancelled loop drained its whole buffer first, it ended after 8.4 s.
   @Test func aCancelledLoopOnTheFloodedActorEndsOnTime() async {
     let flood = Flood()
     let emitter = flood.emitter
@@ -61,7 +61,7 @@ import Testing
     let delivered = flood.stop()
     print("flood: a loop cancelled after \(cancelled) s ended after \(ended) s")
     #expect(delivered > 0)
-    #expect(ended < 0.2)
+    #expect(ended < 1)  // the sender runs for 2 s unless stopped
   }
 
   /// A turn takes at most 256 values, then lets other work on the actor run before the next.

@@ -6,10 +6,10 @@ import IndefiniteObservable
 ///
 /// A gate is made in one of two ways, and the type system checks each:
 ///
-/// - ``init(isolation:_:)`` takes any closure, `Sendable` or not, and binds it to the actor that
-///   makes the gate (the caller's isolation, which the compiler passes). The closure only ever
-///   runs on that actor: at once when ``send(_:isolation:)`` is called from that actor, otherwise
-///   after a hop, in the order the values were sent. Code that is not isolated to an actor cannot
+/// - ``init(isolation:buffering:_:)`` takes any closure, `Sendable` or not, and binds it to the
+///   actor that makes the gate (the caller's isolation, which the compiler passes). The closure
+///   only ever runs on that actor: before ``send(_:isolation:)`` returns when it is called from
+///   that actor, otherwise after a hop, in the order the values were sent. Code that is not isolated to an actor cannot
 ///   call it: the compiler says "call to actor-isolated initializer ... in a synchronous
 ///   nonisolated context".
 /// - ``init(_:)`` takes a `@Sendable` closure, which may run anywhere: it runs on the sending
@@ -48,18 +48,28 @@ import IndefiniteObservable
 ///   their hop are dropped (a call already running on another thread may finish). `close()`
 ///   releases the closure, and with it whatever it captured, after the internal lock is
 ///   released, so the deinits of those captures may use the gate or its source.
-/// - Hops: a value that hops waits in the gate until its actor runs it; the first one of a batch
-///   schedules one task (or, for the main actor, one main-actor task), which delivers the whole
-///   batch. A value sent from the gate's own actor while nothing waits is delivered at once, with
-///   no allocation.
+/// - Hops and turns: a value that hops waits in the gate until its actor runs it. The first one
+///   that waits schedules a task on the actor (a main-actor task for the main actor), a *turn*,
+///   which delivers the values that waited when it began, at most 256 of them, and then lets the
+///   actor go: values sent during a turn wait for the next one, which the turn schedules as it
+///   ends. So a thread that sends faster than the subscriber takes values holds the actor for
+///   one turn at a time, and other work on that actor (a `Task.sleep` ending, a `for await`
+///   loop's cancellation) runs between turns. A value sent from the gate's own actor is
+///   delivered before `send` returns, after the values that waited before it, in the same call;
+///   with nothing waiting, with no allocation.
+/// - Memory: a subscriber that cannot keep up lets values wait without bound, unless the gate
+///   was made with a ``GateBuffering`` limit, which then drops the newest or the oldest.
 public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   // `@unchecked Sendable`: the closure and the queued values live inside the lock. An
   // actor-bound closure, which need not be `Sendable`, is only called on `actor`: by `send` when
-  // its caller is statically isolated to `actor`, or by `drain(isolation:)`, which runs isolated
-  // to it. A `@Sendable` closure is called anywhere.
+  // its caller is isolated to `actor` (statically, or as `SendingIsolation` records), or by a
+  // turn, which runs isolated to it. A `@Sendable` closure is called anywhere.
   private let state: LockedState<State>
   // Whether the closure is bound to an actor (false: it is `@Sendable`).
   private let isBound: Bool
+
+  /// The most values one scheduled turn delivers before it lets the actor go.
+  static var valuesPerTurn: Int { 256 }
 
   private struct State {
     // In a struct field, not a bare generic state: see `LockedState`.
@@ -68,12 +78,16 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
     // so that a closed gate that something still holds (a pending Observation registration, a
     // source's table) keeps no actor alive.
     var actor: (any Actor)?
-    // Values waiting for their hop; slots before `head` were delivered and are nil.
-    var pending: [Value?] = []
-    var head = 0
-    // Whether a delivery on `actor` is under way: it empties `pending` before it ends.
+    // Values waiting for their hop, oldest first.
+    var pending = PendingValues<Value>()
+    // How many values may wait, and which go when that many do.
+    var buffering: GateBuffering
+    // Whether a delivery on `actor` is under way (a turn, or a send from the actor).
     var draining = false
-    // Whether a task that will drain `pending` is on its way.
+    // How many more values the delivery under way takes before it lets the actor go: a turn
+    // starts with those that waited when it began; a send from the actor extends it to its own.
+    var budget = 0
+    // Whether a task that will run a turn is on its way.
     var scheduled = false
   }
 
@@ -83,93 +97,133 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   ///   - isolation: The actor `next` runs on. The compiler passes the caller's; a caller that is
   ///     not isolated to an actor cannot make this gate (use ``init(_:)`` with a `@Sendable`
   ///     closure).
+  ///   - buffering: How many values may wait for their hop, and which are dropped beyond that;
+  ///     ``GateBuffering/unbounded`` (keep them all) by default.
   ///   - next: Called with each value sent, on `isolation`.
-  public init(isolation: isolated any Actor = #isolation, _ next: @escaping (Value) -> Void) {
+  public init(
+    isolation: isolated any Actor = #isolation,
+    buffering: GateBuffering = .unbounded,
+    _ next: @escaping (Value) -> Void
+  ) {
     self.isBound = true
-    self.state = LockedState(State(next: next, actor: isolation))
+    self.state = LockedState(State(next: next, actor: isolation, buffering: buffering))
   }
 
   /// Creates an open gate to `next`, a closure that may run anywhere: each value is delivered on
   /// the thread that sends it, before ``send(_:isolation:)`` returns.
   public init(_ next: @escaping @Sendable (Value) -> Void) {
     self.isBound = false
-    self.state = LockedState(State(next: next, actor: nil))
+    self.state = LockedState(State(next: next, actor: nil, buffering: .unbounded))
   }
 
   /// Creates an open gate to a main-actor closure: each value is delivered on the main actor.
   ///
-  /// Unlike ``init(isolation:_:)``, this one may be made from any isolation: the closure's type
-  /// says where it runs.
+  /// Unlike ``init(isolation:buffering:_:)``, this one may be made from any isolation: the
+  /// closure's type says where it runs.
   public convenience init(mainActor next: @escaping @MainActor (Value) -> Void) {
     self.init(actor: MainActor.shared) { value in MainActor.assumeIsolated { next(value) } }
   }
 
   private init(actor: any Actor, _ next: @escaping (Value) -> Void) {
     self.isBound = true
-    self.state = LockedState(State(next: next, actor: actor))
+    self.state = LockedState(State(next: next, actor: actor, buffering: .unbounded))
   }
 
   /// Delivers `value` to the closure, unless the gate is closed.
   ///
-  /// A `@Sendable` gate calls the closure now, on this thread. An actor-bound gate calls it now
-  /// when this call is isolated to the gate's actor and no earlier value waits; otherwise it
-  /// queues the value and the closure receives it on its actor, after the values sent before.
+  /// A `@Sendable` gate calls the closure now, on this thread. An actor-bound gate calls it
+  /// before this returns when this call is isolated to the gate's actor, after the values that
+  /// waited; otherwise it queues the value and the closure receives it on its actor, in a turn,
+  /// after the values sent before.
   ///
   /// - Parameters:
   ///   - value: The value to deliver.
   ///   - isolation: The caller's isolation, which the compiler passes: it is how the gate knows
   ///     that it may call an actor-bound closure at once.
-  /// - Returns: False once the gate is closed (the value is dropped), true otherwise.
+  /// - Returns: False once the gate is closed (the value is dropped), true otherwise (also when
+  ///   a ``GateBuffering`` limit dropped a value).
   @discardableResult
   public func send(_ value: Value, isolation: isolated (any Actor)? = #isolation) -> Bool {
     deliver(value) { actor in isolation.map { $0 === actor } ?? false }
   }
 
-  /// `send`, for a sender that set its isolation with ``SendingIsolation/with(_:_:)``.
+  /// `send`, for a sender whose isolation ``SendingIsolation`` knows: the one it recorded on
+  /// this thread, or the main actor when this thread runs the main queue.
   func deliverFromCurrentSender(_ value: Value) -> Bool {
-    deliver(value, isSenderOn: SendingIsolation.isOn)
+    deliver(value, isSenderOn: SendingIsolation.runs)
   }
 
-  /// Delivers `value`; `isSenderOn(actor)` says whether the caller runs statically isolated to
-  /// the gate's actor.
+  /// Delivers `value`; `isSenderOn(actor)` says whether the caller runs isolated to the gate's
+  /// actor.
   private func deliver(_ value: Value, isSenderOn: (any Actor) -> Bool) -> Bool {
     guard isBound else {
       guard let call = state.withLock({ Call($0.next, value) }) else { return false }
       call.run()
       return true
     }
+    var dropped: Value?
     let action: Action = state.withLock { state in
       guard state.next != nil, let actor = state.actor else { return .closed }
-      if isSenderOn(actor) && !state.draining && state.head == state.pending.count {
+      if isSenderOn(actor) {
+        // On the actor: delivered in this call, after what waits (a send from the closure
+        // itself, while a delivery is under way, is taken by that delivery when the call ends).
+        if !state.draining && state.pending.isEmpty {
+          state.draining = true
+          state.budget = 0
+          return .deliverNow(actor)
+        }
+        state.pending.append(value)
+        state.budget = state.pending.count
+        guard !state.draining else { return .none }
         state.draining = true
-        return .deliverNow
+        return .drainNow(actor)
+      }
+      if state.pending.count >= state.buffering.limit {
+        guard state.buffering.dropsOldest else {
+          dropped = value
+          return .none
+        }
+        dropped = state.pending.popFirst()
+        if state.budget > 0 { state.budget -= 1 }
       }
       state.pending.append(value)
       guard !state.draining && !state.scheduled else { return .none }
       state.scheduled = true
       return .schedule(actor)
     }
+    withExtendedLifetime(dropped) {}  // a dropped value is released here, after the lock
     switch action {
     case .closed: return false
     case .none: break
-    case .deliverNow:
-      // The caller's static isolation is the gate's actor: this runs on it.
-      call(value)
-      drainQueued()
-    case .schedule(let actor):
-      if actor === MainActor.shared {
-        Task { @MainActor in self.drainScheduled() }
-      } else {
-        Task { await self.drain(isolation: actor) }
+    case .deliverNow(let actor):
+      // The caller runs on the gate's actor.
+      SendingIsolation.with(actor) {
+        call(value)
+        drainQueued()
       }
+    case .drainNow(let actor):
+      SendingIsolation.with(actor) { drainQueued() }
+    case .schedule(let actor):
+      schedule(on: actor)
     }
     return true
   }
 
   /// What `deliver` does once it has released the lock.
   private enum Action {
-    case closed, none, deliverNow
+    case closed, none
+    case deliverNow(any Actor)
+    case drainNow(any Actor)
     case schedule(any Actor)
+  }
+
+  /// Starts a task that runs a turn on `actor`.
+  private func schedule(on actor: any Actor) {
+    if actor === MainActor.shared {
+      Task { @MainActor in self.runTurn(on: MainActor.shared) }
+    } else {
+      Task { await self.turn(isolation: actor) }
+    }
   }
 
   /// Whether ``close()`` has been called.
@@ -187,45 +241,54 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
       defer {
         state.next = nil
         state.actor = nil
-        state.pending = []
-        state.head = 0
+        state.pending = PendingValues()
+        state.budget = 0
       }
       return (state.next, state.pending, state.actor)
     }
     return released.0 != nil  // the closure, values and actor are released here, after the lock
   }
 
-  /// Runs a scheduled delivery on the gate's actor.
-  private func drain(isolation: isolated any Actor) {
-    drainScheduled()
+  /// Runs a scheduled turn on the gate's actor.
+  private func turn(isolation: isolated any Actor) {
+    runTurn(on: isolation)
   }
 
-  /// Called on the gate's actor by the task that a hop scheduled.
-  private func drainScheduled() {
+  /// Called on the gate's actor by the task that a hop scheduled: takes the values that wait
+  /// now, at most ``valuesPerTurn``.
+  private func runTurn(on actor: any Actor) {
     let drains = state.withLock { state in
       state.scheduled = false
-      guard !state.draining else { return false }  // a delivery under way takes the queue
+      guard !state.draining else { return false }  // a delivery under way schedules the next
       state.draining = true
+      state.budget = min(state.pending.count, Self.valuesPerTurn)
       return true
     }
-    if drains { drainQueued() }
+    if drains { SendingIsolation.with(actor) { drainQueued() } }
   }
 
-  /// Delivers queued values, on the gate's actor, until none is left; then ends `draining`.
+  /// Delivers queued values, on the gate's actor, until the budget of the delivery under way is
+  /// spent; then ends `draining`, and schedules the next turn when values still wait.
   private func drainQueued() {
     while true {
+      var next: (any Actor)?
       let call: Call? = state.withLock { state in
-        guard state.head < state.pending.count, state.next != nil else {
-          state.pending.removeAll(keepingCapacity: true)  // only nil slots are left
-          state.head = 0
+        guard state.next != nil, state.budget > 0, let value = state.pending.popFirst() else {
           state.draining = false
+          state.budget = 0
+          if state.next != nil, !state.pending.isEmpty, !state.scheduled {
+            state.scheduled = true
+            next = state.actor
+          }
           return nil
         }
-        let value = state.pending[state.head].take()!
-        state.head += 1
+        state.budget -= 1
         return Call(state.next, value)
       }
-      guard let call else { return }
+      guard let call else {
+        if let next { schedule(on: next) }
+        return
+      }
       call.run()
     }
   }

@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -6,13 +8,22 @@
   import Darwin
 #endif
 
-/// The static isolation of the code that is sending on this thread, for the actor-bound
-/// subscribers that its send reaches synchronously.
+/// The actor that the code running on this thread is known to be isolated to, for the
+/// actor-bound subscribers that a send reaches synchronously.
 ///
 /// ``SharedEmitter`` sets it around each send and subscribe, from the `isolation` argument the
-/// compiler passed, and its actor-bound entries read it: a subscriber bound to the sender's own
-/// actor is then called at once, and any other one hops. Only the identity of the actor is kept,
-/// for the duration of the call that set it, so nothing is retained.
+/// compiler passed, and ``ObserverGate`` around each delivery it makes on its actor; the
+/// actor-bound entries of a shared emitter read it: a subscriber bound to that actor is then
+/// called at once, and any other one hops. A send whose static isolation is nil (a `nonisolated`
+/// wrapper) keeps the actor recorded by the code around it: a synchronous call runs where its
+/// caller runs. Only the identity of the actor is kept, for the duration of the synchronous call
+/// that set it (no suspension can happen inside it), so nothing is retained.
+///
+/// Besides what is recorded, the main actor is recognized at run time: its jobs, and every block
+/// of the main queue, run on the main queue (on Linux, once `dispatchMain()` runs, not always on
+/// the main thread), which `DispatchQueue.getSpecific` sees. No public API tells, without
+/// trapping, whether another actor's executor runs this thread, so other actors are recognized
+/// only when recorded.
 enum SendingIsolation {
   private static let key: pthread_key_t = {
     var key = pthread_key_t()
@@ -23,12 +34,20 @@ enum SendingIsolation {
 
   /// Runs `body` with `isolation` as this thread's sending isolation, then restores the one
   /// before (sends nest when a subscriber sends).
+  /// A nil `isolation` keeps the one recorded around this call.
   static func with<R>(_ isolation: (any Actor)?, _ body: () -> R) -> R {
+    guard let isolation else { return body() }
     let before = pthread_getspecific(key)
     pthread_setspecific(
-      key, isolation.map { UnsafeRawPointer(Unmanaged.passUnretained($0 as AnyObject).toOpaque()) })
+      key, UnsafeRawPointer(Unmanaged.passUnretained(isolation as AnyObject).toOpaque()))
     defer { pthread_setspecific(key, before) }
     return body()
+  }
+
+  /// Whether the code on this thread runs isolated to `actor`: recorded, or, for the main
+  /// actor, on the main queue.
+  static func runs(_ actor: any Actor) -> Bool {
+    isOn(actor) || (actor === MainActor.shared && MainQueue.isCurrent)
   }
 
   /// Whether the code sending on this thread is statically isolated to `actor`.
@@ -36,5 +55,22 @@ enum SendingIsolation {
     guard let current = pthread_getspecific(key) else { return false }
     return UnsafeMutableRawPointer(mutating: current)
       == Unmanaged.passUnretained(actor as AnyObject).toOpaque()
+  }
+}
+
+/// Whether this thread runs the main queue: a main-actor job, a block of `DispatchQueue.main` or
+/// of a queue that targets it, or the main thread before `dispatchMain()` (libdispatch makes the
+/// main queue the main thread's current queue). Each of these excludes every other, so code
+/// that finds itself here runs isolated to the main actor, as `MainActor.assumeIsolated` agrees.
+enum MainQueue {
+  private static let key: DispatchSpecificKey<UInt8> = {
+    let key = DispatchSpecificKey<UInt8>()
+    DispatchQueue.main.setSpecific(key: key, value: 1)
+    return key
+  }()
+
+  /// Whether this thread runs the main queue now.
+  static var isCurrent: Bool {
+    DispatchQueue.getSpecific(key: key) != nil
   }
 }

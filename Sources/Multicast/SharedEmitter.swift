@@ -27,7 +27,8 @@ import IndefiniteObservable
 /// // label.text == "ready"
 /// ```
 ///
-/// For operators, take the stream for your actor with ``values(replayingLast:isolation:)``.
+/// It has the operators of a value stream (``SharedSource``), each bound to the actor of the
+/// code that applies it: `emitter.map { ... }.subscribe { ... }` runs on the caller's actor.
 ///
 /// - Threading: ``send(_:isolation:)``, subscribing and unsubscribing are safe from any thread
 ///   (subscribing to the caller's actor, from that actor). Values from one thread reach each
@@ -35,7 +36,7 @@ import IndefiniteObservable
 /// - Unsubscribing: once `unsubscribe()` returns, no delivery to that subscription begins,
 ///   including values waiting for their hop or on their queue.
 /// - Re-entrancy, options and lifetime: as ``Emitter``'s.
-public final class SharedEmitter<T: Sendable>: Sendable {
+public final class SharedEmitter<T: Sendable>: SharedSource {
   let storage: MulticastStorage<T>
 
   /// Ends every subscription and releases the last value.
@@ -58,9 +59,12 @@ public final class SharedEmitter<T: Sendable>: Sendable {
   /// Delivers `value` to every current subscriber and keeps it as the last value (unless the
   /// emitter keeps none).
   ///
-  /// Subscribers bound to the caller's actor have been called when this returns; the others
-  /// have their delivery scheduled on their actor or queue. Callable from any thread, including
-  /// from a subscriber.
+  /// Subscribers bound to an actor that this thread runs have been called when this returns,
+  /// after the values that waited for them: the caller's actor (`isolation`), or, when it is
+  /// nil (a `nonisolated` wrapper), the actor recorded by a send or a subscriber's turn further
+  /// up this thread, or the main actor when this thread runs the main queue. The others have
+  /// their delivery scheduled on their actor or queue. Callable from any thread, including from
+  /// a subscriber.
   ///
   /// - Parameters:
   ///   - value: The value to deliver.
@@ -200,6 +204,12 @@ public final class SharedEmitter<T: Sendable>: Sendable {
     }
   }
 
+  /// The values sent from now on, as a stream for the caller's actor: the stream that the
+  /// operators of ``SharedSource`` start from; `values(isolation:)`.
+  public func stream(isolation: isolated any Actor = #isolation) -> ValueObservable<T> {
+    values(replayingLast: false, isolation: isolation)
+  }
+
   /// Ends every subscription bound to `owner`.
   public func unsubscribe(_ owner: AnyObject) {
     let id = ObjectIdentifier(owner)
@@ -234,11 +244,7 @@ public final class SharedEmitter<T: Sendable>: Sendable {
     set { storage.locked.withLock { $0.maxSubscribers = newValue } }
   }
 
-  /// Subscribes `next` to run on `isolation`, through an actor-bound gate that the storage's
-  /// entry (made by `entry`) feeds. The gate closes when the subscription ends, whichever way it
-  /// ends: by `unsubscribe()`, or when the storage lets go of the entry (`unsubscribe(owner)`,
-  /// `unsubscribeAll()`, a limit, a lost owner), so that the closure is released then and
-  /// nothing waiting for its hop is delivered after.
+  /// Subscribes `next` to run on `isolation`: see `MulticastStorage.subscribeOnActor`.
   private func subscribeOnActor(
     replayingLast: Bool,
     limit: Int?,
@@ -246,46 +252,7 @@ public final class SharedEmitter<T: Sendable>: Sendable {
     _ entry: (GateFeed<T>) -> MulticastSubscriber<T>,
     _ next: @escaping (T) -> Void
   ) -> Subscription {
-    let entryState = EntryState()
-    let gate = ObserverGate<T>(isolation: isolation) { value in
-      // The storage may have ended the entry while the value waited for its hop.
-      guard entryState.state?.delivery != MulticastState.ended else { return }
-      next(value)
-    }
-    let feed = GateFeed(gate)
-    let (disconnect, state) = SendingIsolation.with(isolation) {
-      storage.subscribeReportingState(entry(feed), replay: replayingLast, limit: limit)
-    }
-    entryState.state = state
-    return Subscription {
-      gate.close()
-      disconnect()
-    }
+    storage.subscribeOnActor(
+      replayingLast: replayingLast, limit: limit, isolation: isolation, entry, next)
   }
-}
-
-/// What the storage's entry of an actor-bound subscription holds: it hands each value to the
-/// gate, and closes the gate when the storage lets go of the entry, which releases the
-/// subscriber's closure (a `TopicBus` subscription's closure keeps its subscription, so an entry
-/// that the storage ends by itself would otherwise leave a cycle).
-final class GateFeed<T: Sendable>: Sendable {
-  private let gate: ObserverGate<T>
-
-  init(_ gate: ObserverGate<T>) { self.gate = gate }
-
-  deinit { gate.close() }
-
-  /// Hands `value` to the gate, from a sender that set its isolation with `SendingIsolation`.
-  func deliver(_ value: T) {
-    _ = gate.deliverFromCurrentSender(value)
-  }
-}
-
-/// The state of an actor-bound subscription's storage entry, once `subscribe` has returned it.
-///
-/// Read and written only on the subscription's actor: by `subscribeOnActor`, which is isolated
-/// to it, and by the gate's closure, which runs only there.
-private final class EntryState {
-  var state: MulticastState?
-
 }

@@ -179,7 +179,7 @@ public final class SubscriptionBag: @unchecked Sendable {
     return count
   }
 
-  private func insert(_ subscription: Subscription, source: AnyObject?, object: AnyObject?) {
+  func insert(_ subscription: Subscription, source: AnyObject?, object: AnyObject?) {
     let entry = Entry(
       subscription: subscription, sourceID: source.map(ObjectIdentifier.init), source: source,
       objectID: object.map(ObjectIdentifier.init), object: object)

@@ -38,7 +38,8 @@ extension ValueObservable where T: Sendable {
 ///   for the consumer.
 /// - Ending: the sequence never finishes by itself (streams never end). Leaving the loop
 ///   (`break`, `return`, a thrown error) or cancelling the iterating task unsubscribes from the
-///   stream; a value sent after that is dropped. (Seen with Swift 6.3: a loop written directly in
+///   stream; a value sent after that is dropped, and so are the values still buffered: a
+///   cancelled loop ends at its next `next()`, however far behind it was. (Seen with Swift 6.3: a loop written directly in
 ///   the top-level code of `main.swift` keeps its iterator, and so its subscription, until the
 ///   program ends; loops in functions, closures and tasks end on time.)
 /// - Threading: the stream may send from any thread; the loop body runs on the iterating task.
@@ -78,17 +79,20 @@ public struct AsyncValues<Element: Sendable>: AsyncSequence {
       self.base = base
     }
 
-    /// The next value, waiting for it if none is buffered; nil once the task is cancelled.
+    /// The next value, waiting for it if none is buffered; nil once the task is cancelled,
+    /// even when values are still buffered (they are dropped with the iterator).
     @inlinable
     public mutating func next() async -> Element? {
-      await base.next()
+      if Task.isCancelled { return nil }
+      return await base.next()
     }
 
     /// The next value, waiting on `actor`'s executor: no hop away from the caller's isolation.
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
-      await base.next(isolation: actor)
+      if Task.isCancelled { return nil }
+      return await base.next(isolation: actor)
     }
   }
 }

@@ -68,9 +68,15 @@ import Testing
     let source = SharedEmitter<Int>()
     var received: [Int] = []
     let subscription = source.subscribe { received.append($0) }
-    // Sent as code on no actor sends: each value waits for its hop to the main actor, which this
-    // test holds until it suspends.
-    for value in 1...100 { source.send(value, isolation: nil) }
+    // Sent from another thread while this test holds the main actor (a synchronous wait): each
+    // value waits for its hop. (A send with nil isolation from this test would not wait: the
+    // main queue runs it, so it is delivered at once.)
+    let sent = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      for value in 1...100 { source.send(value) }
+      sent.signal()
+    }
+    sent.wait()
     #expect(received.isEmpty)
     subscription.unsubscribe()
     for _ in 0..<10 { await Task.yield() }

@@ -1,0 +1,229 @@
+import Dispatch
+import IndefiniteObservable
+
+/// A current value that any thread may read, write and update, and whose subscribers each run
+/// where they were written: ``CurrentValue`` for values that other threads write.
+///
+/// ```swift
+/// let progress = SharedCurrentValue(0)
+/// var shown: [Int] = []  // main-actor state in top-level code
+/// progress.subscribe { shown.append($0) }  // the current value at once, then each change
+/// progress.update { $0 += 10 }  // from any thread; atomic
+/// // shown == [0, 10]
+/// ```
+///
+/// It is `Sendable`: keep it in a `static let`, hand it to a queue, write it from several
+/// threads at once. ``update(isolation:_:)`` is an atomic read-modify-write: concurrent updates
+/// never lose one another's changes. Subscribing follows ``SharedEmitter``:
+///
+/// - `subscribe { ... }` and `subscribe(owner) { ... }` bind the subscriber to the caller's
+///   actor. It runs there: before the write returns when the writing thread runs that actor
+///   (statically, or as far as can be checked at run time: see the Guarantees guide), after a
+///   hop otherwise, in the order written.
+/// - `subscribe(on: queue) { ... }` and `subscribe(on: .sendingThread) { ... }` take a
+///   `@Sendable` subscriber.
+/// - The operators of ``SharedSource`` start from the current value, on the caller's actor.
+///
+/// Every subscription starts with the current value, unless it says `replayingLast: false`.
+/// Values written from other threads meanwhile arrive after it, never before.
+///
+/// - Threading: every member may be used from any thread, at once. Writes from one thread reach
+///   each subscriber in the order written. No callback runs while an internal lock is held,
+///   including `==` of ``init(_:skipsEqualWrites:)`` and the body of ``update(isolation:_:)``.
+/// - Unsubscribing: once `unsubscribe()` returns, no delivery to that subscription begins,
+///   including values waiting for their hop or on their queue.
+/// - Lifetime: as ``CurrentValue``'s; a subscription does not keep the holder alive, and the
+///   holder's deinit ends every subscription.
+public final class SharedCurrentValue<T: Sendable>: SharedSource {
+  let storage: MulticastStorage<T>
+  private let isEqual: (@Sendable (T, T) -> Bool)?
+
+  /// Ends every subscription and releases the value.
+  deinit {
+    storage.close()
+  }
+
+  /// Creates a holder of `value` that delivers every write.
+  public convenience init(_ value: T) {
+    self.init(value, isEqual: nil)
+  }
+
+  /// Creates a holder of `value` that, when `skipsEqualWrites` is true, ignores a write equal to
+  /// the current value: it is neither stored nor delivered nor counted. `==` is called on the
+  /// writing thread, outside any lock.
+  public convenience init(_ value: T, skipsEqualWrites: Bool) where T: Equatable {
+    let isEqual: @Sendable (T, T) -> Bool = { $0 == $1 }
+    self.init(value, isEqual: skipsEqualWrites ? isEqual : nil)
+  }
+
+  private init(_ value: T, isEqual: (@Sendable (T, T) -> Bool)?) {
+    storage = MulticastStorage<T>(kind: .currentValue, last: value)
+    self.isEqual = isEqual
+  }
+
+  /// The current value. Setting it delivers the new value to every subscriber (unless the
+  /// holder skips equal writes and it equals the current value), from any thread.
+  ///
+  /// A write replaces what another thread wrote meanwhile; use ``update(isolation:_:)`` to
+  /// change the value from what it is.
+  public var value: T {
+    get { storage.read().value! }
+    set { write(newValue, isolation: nil) }
+  }
+
+  /// Writes `value`, as setting ``value`` does, with the caller's isolation, which the compiler
+  /// passes: a subscriber bound to the caller's actor has been called when this returns.
+  public func send(_ value: T, isolation: isolated (any Actor)? = #isolation) {
+    write(value, isolation: isolation)
+  }
+
+  private func write(_ value: T, isolation: (any Actor)?) {
+    SendingIsolation.with(isolation) {
+      guard let isEqual else { return storage.send(value) }
+      while true {
+        let (current, version) = storage.read()
+        if isEqual(current!, value) { return }
+        if storage.send(value, ifVersion: version) { return }
+      }
+    }
+  }
+
+  /// Changes the value with `body`, atomically: no write from any thread is lost between the
+  /// read and the write.
+  ///
+  /// ```swift
+  /// let hits = SharedCurrentValue(0)
+  /// DispatchQueue.concurrentPerform(iterations: 100) { _ in hits.update { $0 += 1 } }
+  /// // hits.value == 100
+  /// ```
+  ///
+  /// `body` runs on the calling thread, outside any lock. When another thread writes between its
+  /// read and its write, `body` runs again on the new value, so it must have no other effect
+  /// than changing its argument.
+  ///
+  /// - Parameters:
+  ///   - isolation: The caller's isolation, which the compiler passes.
+  ///   - body: Changes the value in place.
+  public func update(isolation: isolated (any Actor)? = #isolation, _ body: (inout T) -> Void) {
+    SendingIsolation.with(isolation) {
+      while true {
+        let (current, version) = storage.read()
+        var value = current!
+        body(&value)
+        if let isEqual, isEqual(current!, value) { return }
+        if storage.send(value, ifVersion: version) { return }
+      }
+    }
+  }
+
+  /// Subscribes `next` to run on the caller's actor with the current value (unless
+  /// `replayingLast` is false), then every change; optionally stopping after a number of values.
+  ///
+  /// - Parameters:
+  ///   - replayingLast: Deliver the current value before this returns (the default); false for
+  ///     the writes that follow only.
+  ///   - limit: End the subscription after this many values (the current value included); nil
+  ///     for no limit. A limit of zero or less delivers nothing.
+  ///   - isolation: The actor `next` runs on: the caller's, which the compiler passes.
+  ///   - next: Called with each value, on `isolation`.
+  /// - Returns: The subscription; dropping it does not unsubscribe.
+  @discardableResult
+  public func subscribe(
+    replayingLast: Bool = true,
+    limit: Int? = nil,
+    isolation: isolated any Actor = #isolation,
+    _ next: @escaping (T) -> Void
+  ) -> Subscription {
+    storage.subscribeOnActor(replayingLast: replayingLast, limit: limit, isolation: isolation) {
+      gate in
+      .plain { gate.deliver($0) }
+    } _: { value in
+      next(value)
+    }
+  }
+
+  /// Subscribes `next` bound to `owner`, to run on the caller's actor: `next` receives the owner
+  /// with each value, the owner is held weakly, and the subscription ends when the owner is
+  /// deallocated.
+  ///
+  /// - Parameters: See ``subscribe(replayingLast:limit:isolation:_:)``.
+  @discardableResult
+  public func subscribe<Owner: AnyObject>(
+    _ owner: Owner,
+    replayingLast: Bool = true,
+    limit: Int? = nil,
+    isolation: isolated any Actor = #isolation,
+    _ next: @escaping (Owner, T) -> Void
+  ) -> Subscription {
+    let weakOwner = WeakOwner(owner)
+    return storage.subscribeOnActor(
+      replayingLast: replayingLast, limit: limit, isolation: isolation
+    ) { gate in
+      .bound(to: owner) { _, value in gate.deliver(value) }
+    } _: { value in
+      if let owner = weakOwner.object { next(owner, value) }
+    }
+  }
+
+  /// Subscribes `next` to run on the writing thread, synchronously, before the write returns
+  /// (see ``SendingThread``); the current value is delivered on this thread, before this
+  /// returns.
+  ///
+  /// - Parameters: See ``subscribe(replayingLast:limit:isolation:_:)``.
+  @discardableResult
+  public func subscribe(
+    on _: SendingThread,
+    replayingLast: Bool = true,
+    limit: Int? = nil,
+    _ next: @escaping @Sendable (T) -> Void
+  ) -> Subscription {
+    Subscription(storage.subscribe(.plain(next), replay: replayingLast, limit: limit))
+  }
+
+  /// Subscribes `next` to run on `queue`, with the current value first (unless `replayingLast`
+  /// is false); as ``CurrentValue/subscribe(on:replayingLast:limit:_:)``.
+  ///
+  /// - Parameters: See ``subscribe(replayingLast:limit:isolation:_:)``; a limit counts the
+  ///   values enqueued.
+  @discardableResult
+  public func subscribe(
+    on queue: DispatchQueue,
+    replayingLast: Bool = true,
+    limit: Int? = nil,
+    _ next: @escaping @Sendable (T) -> Void
+  ) -> Subscription {
+    Subscription(
+      storage.subscribe(.plain(next), queue: queue, replay: replayingLast, limit: limit))
+  }
+
+  /// The values, as a stream for the caller's actor, starting with the current value: each
+  /// subscription to it runs there, as with ``subscribe(replayingLast:limit:isolation:_:)``.
+  /// The stream that the operators of ``SharedSource`` start from.
+  public func stream(isolation: isolated any Actor = #isolation) -> ValueObservable<T> {
+    ValueObservable { observer in
+      self.storage.subscribeOnActor(replayingLast: true, limit: nil, isolation: isolation) {
+        gate in
+        .plain { gate.deliver($0) }
+      } _: { value in
+        observer.next(value)
+      }.unsubscribe
+    }
+  }
+
+  /// Ends every subscription bound to `owner`.
+  public func unsubscribe(_ owner: AnyObject) {
+    let id = ObjectIdentifier(owner)
+    storage.endAll { $0.ownerID == id }
+  }
+
+  /// Ends every subscription: no delivery to any of them begins after this returns. The value
+  /// is kept.
+  public func unsubscribeAll() {
+    storage.endAll()
+  }
+
+  /// The number of subscriptions that have not ended, for diagnostics.
+  public var subscriberCount: Int {
+    storage.subscriberCount
+  }
+}

@@ -164,6 +164,8 @@ struct FollowError: Error, CustomStringConvertible {
     received.advance(over: chunk)
     // The start of an unfinished last line stays in the splitter until its newline comes.
     splitter.split(chunk) { line in self.print(line) }
+    // The chunk's lines go out in one write, now: none waits for the next chunk.
+    Output.flushLines()
   }
 
   private func status(_ status: DescriptorStatus) {
@@ -209,6 +211,9 @@ struct FollowError: Error, CustomStringConvertible {
       self.print(line)
       flushed = true
     }
-    if flushed { endedMidLine = true }
+    if flushed {
+      endedMidLine = true
+      Output.flushLines()
+    }
   }
 }

@@ -67,8 +67,9 @@ struct FollowError: Error, CustomStringConvertible {
 @MainActor final class FileTail {
   /// What a tail tells its owner, on the main actor.
   struct Events {
-    /// Each line, to be printed.
-    var line: (String) -> Void
+    /// The lines of one chunk (or an unfinished last line), in order, to be printed: one call
+    /// per chunk, not per line.
+    var lines: ([String]) -> Void
     /// The file was modified (a regular file's watch fired).
     var activity: () -> Void = {}
     /// The first pass reached the end of what was there.
@@ -86,6 +87,8 @@ struct FollowError: Error, CustomStringConvertible {
   private let isRegular: Bool
   private let events: Events
   private var splitter = LineSplitter()
+  /// The lines of the chunk being split, handed over together once it is split.
+  private var batch: [String] = []
   /// Where the bytes received so far end; the printed position is this minus what waits in
   /// the splitter.
   private var received: FileCheckpoint
@@ -164,7 +167,15 @@ struct FollowError: Error, CustomStringConvertible {
     received.advance(over: chunk)
     // The start of an unfinished last line stays in the splitter until its newline comes.
     splitter.split(chunk) { line in self.print(line) }
-    // The chunk's lines go out in one write, now: none waits for the next chunk.
+    deliverBatch()
+  }
+
+  /// Hands over the lines split since the last call, and writes them out in one write, now:
+  /// none waits for the next chunk.
+  private func deliverBatch() {
+    guard !batch.isEmpty else { return }
+    events.lines(batch)
+    batch.removeAll(keepingCapacity: true)
     Output.flushLines()
   }
 
@@ -200,7 +211,7 @@ struct FollowError: Error, CustomStringConvertible {
       return
     }
     endedMidLine = false
-    events.line(line.text)
+    batch.append(line.text)
   }
 
   /// Prints the unfinished line, if any, when nothing more of it can come: its rest, if any
@@ -213,7 +224,7 @@ struct FollowError: Error, CustomStringConvertible {
     }
     if flushed {
       endedMidLine = true
-      Output.flushLines()
+      deliverBatch()
     }
   }
 }

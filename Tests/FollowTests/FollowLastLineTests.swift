@@ -48,6 +48,25 @@ import Testing
     #expect(follow.lines == ["alpha-1", "beta-2", "gamma-3", "delta-4", "café-5", "epsilon-6"])
   }
 
+  /// Characters of two, three and four bytes, written one byte at a time: every cut falls
+  /// inside one, and the line comes out whole, with no U+FFFD.
+  @Test func multiByteCharactersWrittenOneByteAtATimeComeOutWhole() throws {
+    let scratch = Scratch()
+    defer { scratch.remove() }
+    let log = scratch.file("app.log")
+    append("start", to: log)
+    let follow = try FollowProcess(["app.log"], in: scratch.path)
+    #expect(follow.waitForNote("following app.log"))
+    for byte in Array("né€𝄞!\n".utf8) {
+      write([byte], to: log)
+      Thread.sleep(forTimeInterval: 0.05)
+    }
+    #expect(follow.waitForLines(1))
+    follow.send(SIGTERM)
+    #expect(follow.exitStatus() == 0)
+    #expect(follow.lines == ["né€𝄞!"])
+  }
+
   @Test func aLastLineWithoutNewlineIsPrintedAtExit() throws {
     let scratch = Scratch()
     defer { scratch.remove() }

@@ -55,19 +55,21 @@ struct FollowError: Error, CustomStringConvertible {
 /// a file renamed away or deleted while a writer still appends to it is still read; a pipe or
 /// terminal is read as data arrives, until its writer closes it.
 ///
-/// A last line without a newline is printed once the file has been quiet for
-/// ``partialLineWait``, and when the tail stops; when the rest of that line arrives, it is
-/// printed as a line of its own, and an empty rest (just the newline) is not printed at all.
+/// A last line without a newline is held until its newline comes, however long that takes (a
+/// block-buffered writer may finish it seconds or minutes later), so lines come out whole. It
+/// is printed unfinished only when nothing more of it can come through this tail: when the tail
+/// stops (at exit, or a rotated-away file closed once quiet), when the file is truncated, and
+/// when a pipe's writer closes it. Printed then, it is printed once: when its rest arrives (after
+/// a restart with a state file), an empty rest (just the newline) is not printed at all, and
+/// any other rest is a line of its own.
 ///
 /// On the main actor: it is made, used and stopped there, and its streams deliver there.
 @MainActor final class FileTail {
-  /// How long a file must be quiet before its unfinished last line is printed.
-  static let partialLineWait: Duration = .seconds(1)
-
   /// What a tail tells its owner, on the main actor.
   struct Events {
-    /// Each line, to be printed.
-    var line: (String) -> Void
+    /// The lines of one chunk (or an unfinished last line), in order, to be printed: one call
+    /// per chunk, not per line.
+    var lines: ([String]) -> Void
     /// The file was modified (a regular file's watch fired).
     var activity: () -> Void = {}
     /// The first pass reached the end of what was there.
@@ -85,6 +87,8 @@ struct FollowError: Error, CustomStringConvertible {
   private let isRegular: Bool
   private let events: Events
   private var splitter = LineSplitter()
+  /// The lines of the chunk being split, handed over together once it is split.
+  private var batch: [String] = []
   /// Where the bytes received so far end; the printed position is this minus what waits in
   /// the splitter.
   private var received: FileCheckpoint
@@ -92,7 +96,6 @@ struct FollowError: Error, CustomStringConvertible {
   private(set) var endedMidLine: Bool
   private var reading: Subscription?
   private var watching: Subscription?
-  private var partialTimer: Subscription?
   private var caughtUp = false
   private var started = false
   private var stopped = false
@@ -155,24 +158,25 @@ struct FollowError: Error, CustomStringConvertible {
     if !started { close(fd) }
     watching?.unsubscribe()
     reading?.unsubscribe()
-    partialTimer?.unsubscribe()
     watching = nil
     reading = nil
-    partialTimer = nil
     printUnfinishedLine()
   }
 
   private func received(_ chunk: [UInt8]) {
     received.advance(over: chunk)
+    // The start of an unfinished last line stays in the splitter until its newline comes.
     splitter.split(chunk) { line in self.print(line) }
-    partialTimer?.unsubscribe()
-    partialTimer = nil
-    if splitter.unfinishedByteCount > 0 {
-      partialTimer = try? Timers.after(Self.partialLineWait).subscribe {
-        [unowned self] _ in
-        self.printUnfinishedLine()
-      }
-    }
+    deliverBatch()
+  }
+
+  /// Hands over the lines split since the last call, and writes them out in one write, now:
+  /// none waits for the next chunk.
+  private func deliverBatch() {
+    guard !batch.isEmpty else { return }
+    events.lines(batch)
+    batch.removeAll(keepingCapacity: true)
+    Output.flushLines()
   }
 
   private func status(_ status: DescriptorStatus) {
@@ -207,16 +211,20 @@ struct FollowError: Error, CustomStringConvertible {
       return
     }
     endedMidLine = false
-    events.line(line.text)
+    batch.append(line.text)
   }
 
-  /// Prints the unfinished line, if any; its rest, when it comes, is a line of its own.
+  /// Prints the unfinished line, if any, when nothing more of it can come: its rest, if any
+  /// ever comes, is a line of its own.
   private func printUnfinishedLine() {
     var flushed = false
     splitter.flush { line in
       self.print(line)
       flushed = true
     }
-    if flushed { endedMidLine = true }
+    if flushed {
+      endedMidLine = true
+      deliverBatch()
+    }
   }
 }

@@ -31,7 +31,7 @@ import Producers
   private(set) var lineCount = 0
 
   private let rotateWait: Duration
-  private let print: (String) -> Void
+  private let print: ([String]) -> Void
   private var watching: Subscription?
   private var current: FileTail?
   private var retiring: [Retiring] = []
@@ -49,12 +49,13 @@ import Producers
 
   /// Starts following `path`.
   ///
-  /// - Parameter print: Receives each line of the path's files, on the main actor.
+  /// - Parameter print: Receives the lines of the path's files, those of one chunk together,
+  ///   on the main actor.
   init(
     path: String,
     start: Start,
     rotateWait: Duration,
-    print: @escaping (String) -> Void
+    print: @escaping ([String]) -> Void
   ) throws(FollowError) {
     self.path = path
     self.absolutePath = Self.absolute(path)
@@ -177,9 +178,9 @@ import Producers
       descriptor: fd, identity: identity, isRegular: info.isRegular, at: checkpoint,
       midLine: midLine,
       events: FileTail.Events(
-        line: { [unowned self] line in
-          self.lineCount += 1
-          self.print(line)
+        lines: { [unowned self] lines in
+          self.lineCount += lines.count
+          self.print(lines)
         },
         activity: { [unowned self] in
           guard let tail = box.value else { return }

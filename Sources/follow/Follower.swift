@@ -61,9 +61,10 @@ import Producers
         let start = startingPoint(of: path, in: resumed)
         let followed = try FollowedPath(
           path: path, start: start, rotateWait: options.rotateWait
-        ) { [unowned self] line in
+        ) { [unowned self] lines in
           self.sawLineSinceTick = true
-          self.output(path, line)
+          let output = self.output
+          for line in lines { output(path, line) }
         }
         paths.append(followed)
       } catch {
@@ -154,10 +155,11 @@ import Producers
     let tail = FileTail(
       descriptor: fd, identity: FileIdentity(info), isRegular: info.isRegular, at: checkpoint,
       events: FileTail.Events(
-        line: { [unowned self] line in
-          self.inputLineCount += 1
+        lines: { [unowned self] lines in
+          self.inputLineCount += lines.count
           self.sawLineSinceTick = true
-          self.output(Self.standardInputLabel, line)
+          let output = self.output
+          for line in lines { output(Self.standardInputLabel, line) }
         },
         ended: { [unowned self] in self.standardInputEnded() },
         failed: { error in Output.note("\(Self.standardInputLabel): \(error)") }))

@@ -33,9 +33,12 @@ struct Options: Equatable {
     Rotation: when a FILE is renamed away, replaced or deleted, the old file is read until it
     has been quiet for --rotate-wait, and the new file at the path is followed from its start.
     A file truncated in place, or truncated and written again past the position read, is read
-    again from its start. A last line without a newline is printed once its file has been
-    quiet for 1s, and at exit; the rest of that line, when it comes, is printed as a line of
-    its own.
+    again from its start.
+
+    Whole lines: a last line without a newline is held until its newline comes, however late
+    (a writer whose output goes to a file writes in blocks that cut lines anywhere). It is
+    printed unfinished, once, only when nothing more of it can come: at exit, when its
+    rotated-away file is closed, when its file is truncated, and at the end of standard input.
 
     options:
       -n, --lines N           start with the last N lines of each FILE (default 0: only what

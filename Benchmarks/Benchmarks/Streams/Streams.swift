@@ -21,6 +21,7 @@ let benchmarks: @Sendable () -> Void = {
   asyncBridgeBenchmarks()
   memoryBenchmarks()
   operatorBenchmarks()
+  linesBenchmarks()
 }
 
 /// The name of a benchmark of `implementation` in `scenario`.

@@ -10,17 +10,18 @@
   #endif
 
   /// The system watch behind a ``FileWatch`` stream, on Linux: watches in the process's one
-  /// inotify instance (see ``Inotify``), whose events are translated on the watch's own serial
-  /// queue and fan out to the stream's subscriptions through a `SharedEmitter`.
+  /// inotify instance (see ``Inotify``), whose events for them (and only those) are translated
+  /// on the watch's own serial queue and fan out to the stream's subscriptions through a
+  /// `SharedEmitter`.
   ///
-  /// Everything is released synchronously when the watcher is: its subscription to the
-  /// instance's events, its inotify watches, and (for a descriptor watch) its duplicate of the
-  /// caller's descriptor. So watches can be made and dropped back to back without limit.
+  /// Everything is released synchronously when the watcher is: its inotify watches, with their
+  /// routes to it, and (for a descriptor watch) its duplicate of the caller's descriptor. So
+  /// watches can be made and dropped back to back without limit.
   final class FileWatcher: Sendable {
     /// Where the watch's changes fan out to the stream's subscriptions.
     let changes = FileWatch.makeFanOut()
-    private let events: Subscription
     private let translator: any InotifyTranslator
+    private let receiver: InotifyReceiver
 
     /// Watches `path`: the file there, and its name in its parent directory.
     init(path: String, queue: DispatchQueue) throws(FileWatchError) {
@@ -32,25 +33,28 @@
       }
       let inotify = try Inotify.shared()
       let (directory, name) = Self.split(path)
+      let delivery = Self.deliveryQueue(targeting: queue)
+      let receiver = InotifyReceiver(queue: delivery)
       let directoryWatch: Int32
-      switch inotify.add(directory, mask: Self.directoryMask) {
+      switch inotify.add(directory, mask: Self.directoryMask, for: receiver) {
       case .success(let watch): directoryWatch = watch
       case .failure(let errno):
         throw errno.rawValue == ENOENT ? .notFound(path) : .notAccessible(path, errno)
       }
       let fileWatch: Int32
-      switch inotify.add(path, mask: Self.fileMask) {
+      switch inotify.add(path, mask: Self.fileMask, for: receiver) {
       case .success(let watch): fileWatch = watch
       case .failure(let errno):
-        inotify.remove(directoryWatch)
+        inotify.remove(directoryWatch, for: receiver)
         throw errno.rawValue == ENOENT ? .notFound(path) : .notAccessible(path, errno)
       }
-      let delivery = Self.deliveryQueue(targeting: queue)
       let translator = PathTranslator(
-        inotify: inotify, path: path, directory: directory, name: name, fileWatch: fileWatch,
-        directoryWatch: directoryWatch, queue: delivery, send: { [changes] in changes.send($0) })
+        inotify: inotify, receiver: receiver, path: path, directory: directory, name: name,
+        fileWatch: fileWatch, directoryWatch: directoryWatch, queue: delivery,
+        send: { [changes] in changes.send($0) })
       self.translator = translator
-      events = Self.translate(inotify, with: translator, to: changes, on: delivery)
+      self.receiver = receiver
+      receiver.start(translator, sendingTo: changes)
     }
 
     /// Watches the file open as `fd`, through its `/proc/self/fd` link, and keeps a duplicate
@@ -58,27 +62,31 @@
     /// taken for the watched file.
     init(descriptor: Int32, queue: DispatchQueue) throws(FileWatchError) {
       let inotify = try Inotify.shared()
+      let receiver = InotifyReceiver(queue: Self.deliveryQueue(targeting: queue))
       let duplicate: Int32
       switch System.duplicate(descriptor) {
       case .success(let made): duplicate = made
       case .failure(let errno): throw .descriptor(.duplicateFailed(descriptor, errno))
       }
       let watch: Int32
-      switch inotify.add("/proc/self/fd/\(duplicate)", mask: Self.descriptorMask) {
+      switch inotify.add("/proc/self/fd/\(duplicate)", mask: Self.descriptorMask, for: receiver) {
       case .success(let made): watch = made
       case .failure(let errno):
         System.close(duplicate)
         throw .watchFailed(errno)
       }
-      let translator = DescriptorTranslator(inotify: inotify, duplicate: duplicate, watch: watch)
+      let translator = DescriptorTranslator(
+        inotify: inotify, receiver: receiver, duplicate: duplicate, watch: watch)
       self.translator = translator
-      events = Self.translate(
-        inotify, with: translator, to: changes, on: Self.deliveryQueue(targeting: queue))
+      self.receiver = receiver
+      receiver.start(translator, sendingTo: changes)
     }
 
     deinit {
-      events.unsubscribe()
+      // Gives the watch descriptors back (no event is routed here after it), then lets go of
+      // the translator, which holds the receiver.
       translator.close()
+      receiver.stop()
     }
 
     private static let fileMask = UInt32(IN_MODIFY | IN_ATTRIB)
@@ -96,19 +104,6 @@
       DispatchQueue(label: "IndefiniteObservable.FileWatch.delivery", target: queue)
     }
 
-    /// Subscribes `translator` to the instance's events on `delivery`, the watch's serial queue,
-    /// and sends the changes it finds to `changes` there.
-    private static func translate(
-      _ inotify: Inotify,
-      with translator: any InotifyTranslator,
-      to changes: SharedEmitter<FileChange>,
-      on delivery: DispatchQueue
-    ) -> Subscription {
-      inotify.events.subscribe(on: delivery) { events in
-        for change in translator.changes(events) { changes.send(change) }
-      }
-    }
-
     /// The parent directory and the last component of `path`.
     private static func split(_ path: String) -> (directory: String, name: String) {
       let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
@@ -123,16 +118,19 @@
   /// Made by the first watch and kept for the life of the process (one descriptor), like the
   /// signal self-pipe: a watch adds its inotify watches to it and removes them when it goes,
   /// synchronously, so no watch ever waits for a descriptor to be closed on a queue, and the
-  /// system's per-user limit on instances (128 by default) is never in play. The kernel gives two
-  /// watches of one file the same watch descriptor, so watch descriptors are reference-counted.
-  /// Events fan out to the watches through ``events``; each watch picks out its own.
+  /// system's per-user limit on instances (128 by default) is never in play.
+  ///
+  /// Events are demultiplexed by watch descriptor: each watch descriptor has the receivers of
+  /// the watches that added it, and a batch of events read goes, in one hop per receiver, only
+  /// to the receivers of the descriptors it names. An event costs a dictionary lookup, however
+  /// many watches the process has. The kernel gives two watches of one file the same watch
+  /// descriptor, so a descriptor may have several receivers (and one receiver the same
+  /// descriptor twice, for a moment, while a path watch moves to the file it already watches).
   final class Inotify: Sendable {
-    /// The events of every watch, as read: one batch per read, in order.
-    let events: SharedEmitter<[InotifyEvent]>
     private let fd: Int32
     private let channel: ProcessChannel
-    // How many watches use each watch descriptor of the instance.
-    private let users = LockedState<[Int32: Int]>([:])
+    /// The receivers of each watch descriptor of the instance, once per `add`.
+    private let routes: LockedState<[Int32: [InotifyReceiver]]>
 
     private static let instance = LockedState<Inotify?>(nil)
 
@@ -150,39 +148,114 @@
 
     private init(fd: Int32) {
       self.fd = fd
-      let events = SharedEmitter<[InotifyEvent]>(keepsLastValue: false)
-      events.maxSubscribers = .max
-      self.events = events
+      let routes = LockedState<[Int32: [InotifyReceiver]]>([:])
+      self.routes = routes
       channel = ProcessChannel(fd: fd, label: "IndefiniteObservable.FileWatch") { bytes in
-        events.send(InotifyEvent.parse(bytes))
+        Self.route(InotifyEvent.parse(bytes), through: routes)
       }
     }
 
-    /// Adds `mask` to the watch of the file at `path` (following symbolic links); the watch
-    /// descriptor, to be given back with ``remove(_:)``.
-    func add(_ path: String, mask: UInt32) -> Result<Int32, Errno> {
-      users.withLock { users in
+    /// Hands each receiver the events of `batch` for its watch descriptors, in order, with one
+    /// hop each; events of descriptors with no receiver (given back already) are dropped.
+    private static func route(
+      _ batch: [InotifyEvent], through routes: LockedState<[Int32: [InotifyReceiver]]>
+    ) {
+      // The receivers are taken out under the lock and handed their events after it.
+      let deliveries = routes.withLock { routes in
+        var deliveries: [(receiver: InotifyReceiver, events: [InotifyEvent])] = []
+        var indices: [ObjectIdentifier: Int] = [:]
+        for event in batch {
+          guard let receivers = routes[event.watch] else { continue }
+          // A receiver that added the descriptor twice gets the event once.
+          var seen: Set<ObjectIdentifier> = []
+          for receiver in receivers
+          where receivers.count == 1 || seen.insert(ObjectIdentifier(receiver)).inserted {
+            if let index = indices[ObjectIdentifier(receiver)] {
+              deliveries[index].events.append(event)
+            } else {
+              indices[ObjectIdentifier(receiver)] = deliveries.count
+              deliveries.append((receiver, [event]))
+            }
+          }
+        }
+        return deliveries
+      }
+      for delivery in deliveries { delivery.receiver.receive(delivery.events) }
+    }
+
+    /// Adds `mask` to the watch of the file at `path` (following symbolic links), whose events
+    /// go to `receiver` from now on; the watch descriptor, to be given back with
+    /// ``remove(_:for:)``.
+    func add(_ path: String, mask: UInt32, for receiver: InotifyReceiver) -> Result<Int32, Errno> {
+      routes.withLock { routes in
         let watch = inotify_add_watch(fd, path, mask | UInt32(IN_MASK_ADD))
         guard watch >= 0 else { return .failure(Errno(System.errno)) }
-        users[watch, default: 0] += 1
+        routes[watch, default: []].append(receiver)
         return .success(watch)
       }
     }
 
-    /// Gives back a watch descriptor returned by ``add(_:mask:)``; the last user removes it.
+    /// Gives back a watch descriptor that ``add(_:mask:for:)`` returned for `receiver`; its
+    /// events stop going there, and the last user removes the watch.
     ///
     /// Each user gives it back once, also when the kernel removed the watch by itself
     /// (`IN_IGNORED`: the file was deleted); removing it again then fails harmlessly, and the
     /// kernel never reuses the number for another watch soon (it allocates them cyclically).
-    func remove(_ watch: Int32) {
-      users.withLock { users in
-        guard let count = users[watch] else { return }  // not a watch of ours
-        if count > 1 {
-          users[watch] = count - 1
-        } else {
-          users[watch] = nil
+    func remove(_ watch: Int32, for receiver: InotifyReceiver) {
+      routes.withLock { routes in
+        guard var receivers = routes[watch],
+          let index = receivers.firstIndex(where: { $0 === receiver })
+        else { return }  // not a watch of this receiver
+        receivers.remove(at: index)
+        if receivers.isEmpty {
+          routes[watch] = nil
           _ = inotify_rm_watch(fd, watch)
+        } else {
+          routes[watch] = receivers
         }
+      }
+    }
+  }
+
+  /// Where the events of one watch's watch descriptors go: its translator, on its serial queue,
+  /// and the changes found to its emitter.
+  ///
+  /// Made before the watch's first `add` (the instance routes to it from then on) and started
+  /// once its translator exists; events routed before that, or after ``stop()``, are dropped,
+  /// as they were when each watch subscribed to every event after its watches were added.
+  final class InotifyReceiver: Sendable {
+    private let queue: DispatchQueue
+    private struct Target {
+      var translator: (any InotifyTranslator)?
+      var changes: SharedEmitter<FileChange>?
+    }
+    // Set once by `start`, read on the instance's queue.
+    private let target = LockedState(Target())
+
+    init(queue: DispatchQueue) {
+      self.queue = queue
+    }
+
+    /// Sends the changes that `translator` finds in the events routed here to `changes`.
+    func start(_ translator: any InotifyTranslator, sendingTo changes: SharedEmitter<FileChange>) {
+      target.withLock { $0 = Target(translator: translator, changes: changes) }
+    }
+
+    /// Lets go of the translator and the emitter: nothing more is sent.
+    func stop() {
+      let old = target.withLock { target in
+        defer { target = Target() }
+        return target
+      }
+      withExtendedLifetime(old) {}
+    }
+
+    /// Translates `events` (all of this receiver's watch descriptors) on the watch's queue.
+    func receive(_ events: [InotifyEvent]) {
+      let target = self.target.withLock { $0 }
+      guard let translator = target.translator, let changes = target.changes else { return }
+      queue.async {
+        for change in translator.changes(events) { changes.send(change) }
       }
     }
   }
@@ -257,6 +330,7 @@
     }
 
     private let inotify: Inotify
+    private let receiver: InotifyReceiver
     private let path: String
     private let directory: String
     private let name: String
@@ -272,10 +346,12 @@
     /// Translates the events of `fileWatch` and `directoryWatch` on `queue`, where it also checks
     /// the directory and sends the changes that a check finds.
     init(
-      inotify: Inotify, path: String, directory: String, name: String, fileWatch: Int32,
-      directoryWatch: Int32, queue: DispatchQueue, send: @escaping @Sendable (FileChange) -> Void
+      inotify: Inotify, receiver: InotifyReceiver, path: String, directory: String, name: String,
+      fileWatch: Int32, directoryWatch: Int32, queue: DispatchQueue,
+      send: @escaping @Sendable (FileChange) -> Void
     ) {
       self.inotify = inotify
+      self.receiver = receiver
       self.path = path
       self.directory = directory
       self.name = name
@@ -323,8 +399,8 @@
         }
         return watches.isClosed ? (-1, -1) : (watches.file, watches.directory)
       }
-      if file >= 0 { inotify.remove(file) }
-      if directory >= 0 { inotify.remove(directory) }
+      if file >= 0 { inotify.remove(file, for: receiver) }
+      if directory >= 0 { inotify.remove(directory, for: receiver) }
     }
 
     /// The directory was removed or renamed away: gives its watch back, reports the end of a
@@ -334,7 +410,7 @@
         defer { watches.directory = -1 }
         return (watches.file >= 0, watches.directory)
       }
-      if directory >= 0 { inotify.remove(directory) }
+      if directory >= 0 { inotify.remove(directory, for: receiver) }
       if watchesFile { changes.append(renamed ? .renamed : .deleted) }
       unwatchFile()
     }
@@ -365,7 +441,9 @@
           return .done
         }
         let old = watches.directory
-        guard case .success(let watch) = inotify.add(directory, mask: FileWatcher.directoryMask)
+        guard
+          case .success(let watch) = inotify.add(
+            directory, mask: FileWatcher.directoryMask, for: receiver)
         else {
           watches.directory = -1
           return .other(old: old, isWatched: false)
@@ -377,9 +455,9 @@
       case .done:
         return
       case .same(let watch):
-        inotify.remove(watch)
+        inotify.remove(watch, for: receiver)
       case .other(let old, let isWatched):
-        if old >= 0 { inotify.remove(old) }
+        if old >= 0 { inotify.remove(old, for: receiver) }
         if isWatched, watchFile() == .other { send(.created) }
       }
       scheduleCheck()
@@ -389,7 +467,8 @@
     private func watchFile() -> FileAtPath {
       let (old, new) = watches.withLock { watches -> (Int32, Int32?) in
         let old = watches.file
-        guard !watches.isClosed, case .success(let watch) = inotify.add(path, mask: Self.mask)
+        guard !watches.isClosed,
+          case .success(let watch) = inotify.add(path, mask: Self.mask, for: receiver)
         else {
           watches.file = -1
           return (old, nil)
@@ -398,7 +477,7 @@
         return (old, watch)
       }
       // The same file gives the same watch, which this watch now holds twice: once is enough.
-      if old >= 0 { inotify.remove(old) }
+      if old >= 0 { inotify.remove(old, for: receiver) }
       guard let new else {
         checkDirectoryLater()
         return .none
@@ -411,7 +490,7 @@
         defer { watches.file = -1 }
         return watches.file
       }
-      if file >= 0 { inotify.remove(file) }
+      if file >= 0 { inotify.remove(file, for: receiver) }
       checkDirectoryLater()
     }
 
@@ -421,6 +500,7 @@
   /// Turns the events of a descriptor watch into changes.
   private final class DescriptorTranslator: InotifyTranslator {
     private let inotify: Inotify
+    private let receiver: InotifyReceiver
     // The watch's own duplicate of the caller's descriptor, closed by `close`.
     private let duplicate: Int32
     private let watch: Int32
@@ -428,8 +508,9 @@
     // closed (set from any thread).
     private let state = LockedState((deleted: false, isClosed: false))
 
-    init(inotify: Inotify, duplicate: Int32, watch: Int32) {
+    init(inotify: Inotify, receiver: InotifyReceiver, duplicate: Int32, watch: Int32) {
       self.inotify = inotify
+      self.receiver = receiver
       self.duplicate = duplicate
       self.watch = watch
     }
@@ -454,7 +535,7 @@
         return !state.isClosed
       }
       guard closes else { return }
-      inotify.remove(watch)
+      inotify.remove(watch, for: receiver)
       System.close(duplicate)
     }
 

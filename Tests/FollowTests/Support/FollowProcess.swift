@@ -16,6 +16,8 @@ final class FollowProcess: @unchecked Sendable {
   private let condition = NSCondition()
   private var stdoutText = ""
   private var stderrText = ""
+  /// How many of the two output readers have reached the end of their pipe.
+  private var finishedReaders = 0
   /// The write end of the program's standard input, when the test feeds it.
   private let input: FileHandle?
 
@@ -64,12 +66,22 @@ final class FollowProcess: @unchecked Sendable {
       let thread = Thread { [weak self] in
         while true {
           let data = handle.availableData
-          if data.isEmpty { return }
+          if data.isEmpty {
+            self?.readerFinished()
+            return
+          }
           self?.append(data, toError: isError)
         }
       }
       thread.start()
     }
+  }
+
+  private func readerFinished() {
+    condition.lock()
+    finishedReaders += 1
+    condition.broadcast()
+    condition.unlock()
   }
 
   private func append(_ data: Data, toError: Bool) {
@@ -151,8 +163,12 @@ final class FollowProcess: @unchecked Sendable {
       return nil
     }
     process.waitUntilExit()
-    // Let the readability handlers take the last output.
-    usleep(50_000)
+    // Let the readers take the last output: both pipes end once the program is gone (a fixed
+    // 50 ms pause lost the output of a program that had exited, on a loaded machine).
+    let readersDeadline = Date(timeIntervalSinceNow: 10)
+    condition.lock()
+    while finishedReaders < 2 && condition.wait(until: readersDeadline) {}
+    condition.unlock()
     return process.terminationReason == .exit ? process.terminationStatus : nil
   }
 
@@ -162,6 +178,15 @@ final class FollowProcess: @unchecked Sendable {
       let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
     else { return -1 }
     return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
+  }
+
+  /// The number of `write`-like system calls the program made so far (Linux: `syscw` of
+  /// /proc/PID/io), or nil.
+  var writeCallCount: Int? {
+    guard let io = try? String(contentsOfFile: "/proc/\(pid)/io", encoding: .utf8),
+      let line = io.split(separator: "\n").first(where: { $0.hasPrefix("syscw:") })
+    else { return nil }
+    return Int(line.split(separator: " ").dropFirst().first ?? "")
   }
 
   /// The number of descriptors the program has open (Linux: entries of /proc/PID/fd).

@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What `follow` costs the system per line: lines read together go out together.
+@Suite struct FollowCostTests {
+  #if os(Linux)
+    /// 2,000 lines appended at once are read in a few chunks, and each chunk's lines go out in
+    /// one `write`, not one `write` per line (counted by the kernel: `syscw` of
+    /// /proc/PID/io).
+    @Test func linesAppendedAtOnceGoOutInFewWrites() throws {
+      let scratch = Scratch()
+      defer { scratch.remove() }
+      let log = scratch.file("app.log")
+      append("start", to: log)
+      let follow = try FollowProcess(["app.log"], in: scratch.path)
+      #expect(follow.waitForNote("following app.log"))
+      let before = try #require(follow.writeCallCount)
+      let lines = (1...2_000).map { "line \($0)" }
+      let text = Array(lines.map { $0 + "\n" }.joined().utf8)
+      let fd = open(log, O_WRONLY | O_APPEND)
+      _ = text.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
+      close(fd)
+      #expect(follow.waitForLines(2_000))
+      let writes = try #require(follow.writeCallCount) - before
+      follow.send(SIGINT)
+      #expect(follow.exitStatus() == 0)
+      #expect(follow.lines == lines)
+      // About 19 KB: one chunk, or a few if the writer was caught mid-way; never one per line.
+      #expect(writes <= 40, "\(writes) writes for 2,000 lines")
+    }
+  #endif
+}

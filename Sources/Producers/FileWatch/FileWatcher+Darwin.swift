@@ -130,7 +130,7 @@
     var inode: UInt64
 
     init(_ info: stat) {
-      device = UInt64(info.st_dev)
+      device = UInt64(truncatingIfNeeded: info.st_dev)  // dev_t is signed (Int32) on Darwin
       inode = UInt64(info.st_ino)
     }
   }

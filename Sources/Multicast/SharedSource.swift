@@ -25,8 +25,8 @@ import IndefiniteObservable
 ///
 /// Code on no actor cannot apply them (the compiler says "call to actor-isolated instance
 /// method ... in a synchronous nonisolated context"), for the reason it cannot call
-/// `subscribe { ... }`: it has no actor to run the subscriber on. For the time operators of
-/// module `Producers` (`debounce`, `throttle`, `delay`), start from ``stream(isolation:)``.
+/// `subscribe { ... }`: it has no actor to run the subscriber on. Module `Producers` adds the
+/// time operators (`debounce`, `throttle`, `delay`) here too, on the same terms.
 public protocol SharedSource<Value>: AnyObject, Sendable {
   /// The type of the values.
   associatedtype Value: Sendable

@@ -1,0 +1,94 @@
+import IndefiniteObservable
+import Multicast
+import Producers
+import TestSupport
+import Testing
+
+/// `debounce`, `throttle` and `delay` applied directly to a `SharedEmitter` or a
+/// `SharedCurrentValue`: the stream belongs to the caller's actor, whichever thread sends.
+@MainActor
+@Suite struct SharedSourceTimeOperatorsTests {
+  @Test func debounceOnASharedEmitterPassesOnTheLastValueOfABurstSentFromAnyThread() async throws {
+    let clock = TestClock()
+    let source = SharedEmitter<Int>()
+    var seen: [Int] = []
+    let subscription = source.debounce(for: .milliseconds(100), clock: clock)
+      .subscribe {
+        MainActor.assertIsolated()
+        seen.append($0)
+      }
+    source.send(1)
+    source.send(2)  // from the main actor: taken before send returns, so one burst
+    await clock.advance(by: .milliseconds(99))
+    #expect(seen == [])
+    await clock.advance(by: .milliseconds(1))
+    #expect(seen == [2])
+
+    await Task.detached { source.send(3) }.value  // another thread: hops to the main actor
+    #expect(await eventually { clock.sleeperCount == 1 })
+    await clock.advance(by: .milliseconds(100))
+    #expect(seen == [2, 3])
+    subscription.unsubscribe()
+    #expect(source.subscriberCount == 0)
+  }
+
+  @Test func throttleOnASharedCurrentValuePassesTheCurrentValueAtOnceThenOnePerInterval()
+    async throws
+  {
+    let clock = TestClock()
+    let source = SharedCurrentValue(0)
+    var seen: [Int] = []
+    let subscription = source.throttle(for: .milliseconds(100), clock: clock, latest: true)
+      .subscribe {
+        MainActor.assertIsolated()
+        seen.append($0)
+      }
+    #expect(seen == [0])
+    source.send(1)
+    source.update { $0 += 1 }
+    #expect(seen == [0])
+    await clock.advance(by: .milliseconds(100))
+    #expect(seen == [0, 2])
+    subscription.unsubscribe()
+    #expect(source.subscriberCount == 0)
+  }
+
+  @Test func delayOnASharedEmitterPassesOnEveryValueIntervalAfterTheActorTookItInOrder()
+    async throws
+  {
+    let clock = TestClock()
+    let source = SharedEmitter<Int>()
+    var seen: [Int] = []
+    let subscription = source.delay(for: .milliseconds(100), clock: clock)
+      .subscribe {
+        MainActor.assertIsolated()
+        seen.append($0)
+      }
+    await Task.detached { source.send(1) }.value  // another thread: hops to the main actor
+    #expect(await eventually { clock.sleeperCount == 1 })  // the actor took it: its wait began
+    source.send(2)  // from the main actor: taken before send returns
+    await clock.advance(by: .milliseconds(99))
+    #expect(seen == [])
+    await clock.advance(by: .milliseconds(1))
+    #expect(seen == [1, 2])
+    subscription.unsubscribe()
+    #expect(source.subscriberCount == 0)
+  }
+
+  @Test func theTimeOperatorsOnASharedCurrentValueStartFromTheCurrentValue() async throws {
+    let clock = TestClock()
+    let source = SharedCurrentValue("ready")
+    var debounced: [String] = []
+    var delayed: [String] = []
+    let debouncing = source.debounce(for: .milliseconds(50), clock: clock)
+      .subscribe { debounced.append($0) }
+    let delaying = source.delay(for: .milliseconds(50), clock: clock)
+      .subscribe { delayed.append($0) }
+    #expect(debounced == [] && delayed == [])
+    await clock.advance(by: .milliseconds(50))
+    #expect(debounced == ["ready"])
+    #expect(delayed == ["ready"])
+    debouncing.unsubscribe()
+    delaying.unsubscribe()
+  }
+}

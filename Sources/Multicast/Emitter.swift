@@ -187,9 +187,24 @@ public final class Emitter<T>: ValueObservable<T> {
   /// debug build, subscribing past the limit stops the program with a message that names the
   /// emitter's type and the count; in a release build the check does nothing. Raise it for
   /// emitters that legitimately have many subscribers; `Int.max` turns the check off.
+  ///
+  /// Setting it takes any value, even one below ``subscriberCount`` (then the next subscribe
+  /// fails the assertion); to have such a limit refused at once, call ``setMaxSubscribers(_:)``.
   public var maxSubscribers: Int {
     get { storage.locked.withLock { $0.maxSubscribers } }
     set { storage.locked.withLock { $0.maxSubscribers = newValue } }
+  }
+
+  /// Sets ``maxSubscribers`` to `limit`, or throws if the emitter already has more subscribers
+  /// than that, leaving the limit as it was.
+  ///
+  /// Subscriptions whose owner is gone are removed first, and not counted. Callable from the
+  /// emitter's isolation, like every method of the emitter.
+  ///
+  /// - Throws: ``MaxSubscribersBelowCount``, with the count, when `limit` is below it (a
+  ///   negative `limit` always is).
+  public func setMaxSubscribers(_ limit: Int) throws(MaxSubscribersBelowCount) {
+    try storage.setMaxSubscribers(limit)
   }
 }
 

@@ -126,8 +126,9 @@ public final class Emitter<T>: ValueObservable<T> {
   ///
   /// Attach and forget: no need to keep the subscription or to unsubscribe in `deinit`. Use the
   /// `owner` argument in `next`, not a strong capture of the owner, or the emitter keeps the
-  /// owner alive. A lost owner's subscription is removed at the next send, subscribe or
-  /// ``subscriberCount``, and never called again.
+  /// owner alive. A lost owner's subscription is never called again, and is removed at the next
+  /// send or ``subscriberCount``, or by a subscribe once the number of subscribers has doubled
+  /// since the last such sweep (so that subscribing costs the same with many subscribers).
   ///
   /// - Parameters: See ``subscribe(replayingLast:limit:_:)``.
   @discardableResult

@@ -15,14 +15,22 @@ final class Owner {
 ///
 /// - **the 1st** and **the 100,000th**: a subscribe and its unsubscribe, 1,000 per sample, to an
 ///   emitter with none and with 99,999 other owner-bound subscribers.
-/// - **5,000 in a row** and **100,000 in a row**: that many subscribes to a new emitter, sweeps
-///   and the array's growth included; one sample is the whole run (compare the two rows'
-///   unscaled times: linear growth would make the second 20 times the first).
+/// - **100,000 to one emitter** and **100,000 to 20 emitters of 5,000**: 100,000 subscribes in
+///   a row, sweeps and the lists' growth included; one sample is the whole run. Both make the
+///   same objects, so the heap and the caches cost both the same: the second row is 20 times
+///   5,000 subscribes to one emitter, and linear growth makes the two rows equal. (Measured
+///   alone, 5,000 subscribes reuse memory that 100,000 must first fault in, and the ratio of the
+///   two says more about the heap than about the list.)
+/// - The same two rows with plain subscribes, which read no owner.
 func ownerBoundSubscribeBenchmarks() {
   subscribeAndUnsubscribe(after: 0, scenario: "owner-bound subscribe, the 1st")
   subscribeAndUnsubscribe(after: 99_999, scenario: "owner-bound subscribe, the 100,000th")
-  subscribeInARow(5_000, scenario: "owner-bound subscribes, 5,000 in a row")
-  subscribeInARow(100_000, scenario: "owner-bound subscribes, 100,000 in a row")
+  subscribeInARow(emitters: 1, scenario: "owner-bound subscribes, 100,000 to one emitter")
+  subscribeInARow(emitters: 20, scenario: "owner-bound subscribes, 100,000 to 20 emitters")
+  subscribeInARow(
+    emitters: 1, ownerBound: false, scenario: "plain subscribes, 100,000 to one emitter")
+  subscribeInARow(
+    emitters: 20, ownerBound: false, scenario: "plain subscribes, 100,000 to 20 emitters")
 }
 
 /// One owner-bound subscribe and unsubscribe, 1,000 per sample, to an emitter that already has
@@ -44,19 +52,30 @@ private func subscribeAndUnsubscribe(after earlier: Int, scenario: String) {
   }
 }
 
-/// `count` owner-bound subscribes to a new emitter; one sample is the whole run.
-private func subscribeInARow(_ count: Int, scenario: String) {
+/// 100,000 subscribes, owner-bound or plain, shared out in turn among `emitters` new emitters
+/// (one after the other); one sample is the whole run (the tables divide it by 1,000, as every
+/// sample here).
+private func subscribeInARow(emitters: Int, ownerBound: Bool = true, scenario: String) {
+  let total = 100_000
   var configuration = Benchmark.defaultConfiguration
   configuration.maxIterations = min(configuration.maxIterations, 20)
   Benchmark(name(scenario, "IndefiniteObservable"), configuration: configuration) { benchmark in
     let owner = Owner()
-    let emitter = Emitter<Int>()
-    emitter.maxSubscribers = Int.max
+    let sources = (0..<emitters).map { _ in Emitter<Int>() }
+    for source in sources { source.maxSubscribers = Int.max }
     var subscriptions: [Subscription] = []
-    subscriptions.reserveCapacity(count)
+    subscriptions.reserveCapacity(total)
     benchmark.startMeasurement()
-    for _ in 0..<count {
-      subscriptions.append(emitter.subscribe(owner) { owner, value in owner.received += value })
+    for emitter in sources {
+      if ownerBound {
+        for _ in 0..<(total / emitters) {
+          subscriptions.append(emitter.subscribe(owner) { owner, value in owner.received += value })
+        }
+      } else {
+        for _ in 0..<(total / emitters) {
+          subscriptions.append(emitter.subscribe { value in owner.received += value })
+        }
+      }
     }
     benchmark.stopMeasurement()
     for subscription in subscriptions { subscription.unsubscribe() }

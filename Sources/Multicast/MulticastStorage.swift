@@ -71,11 +71,15 @@ final class MulticastStorage<T>: @unchecked Sendable {
       guard slot >= 0, slot < entries.count, let entry = entries[slot], entry.state === state
       else { return nil }
       state.slot.store(-1, ordering: .relaxed)
-      entries[slot] = nil
       count -= 1
       if entry.ownerID != nil { ownerBoundCount -= 1 }
-      // Each emptied slot is dropped once, here or by `compact`: constant time per removal.
-      while let last = entries.last, last == nil { entries.removeLast() }
+      if slot == entries.count - 1 {
+        // Each emptied slot is dropped once, here or by `compact`: constant time per removal.
+        entries.removeLast()
+        while let last = entries.last, last == nil { entries.removeLast() }
+      } else {
+        entries[slot] = nil
+      }
       if entries.count > State.minimumSweep && count * 2 < entries.count { compact() }
       return entry
     }

@@ -75,8 +75,8 @@ final class MulticastStorage<T>: @unchecked Sendable {
       if entry.ownerID != nil { ownerBoundCount -= 1 }
       if slot == entries.count - 1 {
         // Each emptied slot is dropped once, here or by `compact`: constant time per removal.
-        // (Indices and the subscript's getter, not `last` nor the subscript's setter: in this
-        // module's unspecialized code, each of those allocated once per call.)
+        // (The indices and the subscript, not `last`: in this module's unspecialized code, `last`
+        // of a non-empty list allocated once per call.)
         entries.removeLast()
         while let last = entries.indices.last, entries[last] == nil { entries.removeLast() }
       } else {

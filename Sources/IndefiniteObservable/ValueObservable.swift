@@ -33,10 +33,23 @@ open class ValueObservable<T>: IndefiniteObservable<ValueObserver<T>> {
   ///
   /// Operators are made this way: a chain of them hands each stage's closure straight to the
   /// stage above, and only the stream at the top of the chain wraps one in an observer.
+  ///
+  /// The closure comes wrapped in a ``NextConnection``, which no closure literal is: under
+  /// `@testable import`, which makes this initializer visible, `ValueObservable<Int> { observer
+  /// in ... }` must still mean ``init(_:)``, as 4.0's own tests write it.
   @usableFromInline
-  init(connectNext: @escaping (_ next: @escaping (T) -> Void) -> Disconnect) {
+  init(connectNext: NextConnection<T>) {
+    let connectNext = connectNext.connect
     self.connectNext = connectNext
     super.init { observer in connectNext(observer.next) }
+  }
+
+  /// A stream made with ``init(connectNext:)`` from `connectNext`, as operators write it.
+  @inlinable
+  static func connectingNext(
+    _ connectNext: @escaping (_ next: @escaping (T) -> Void) -> Disconnect
+  ) -> ValueObservable<T> {
+    ValueObservable(connectNext: NextConnection(connectNext))
   }
 
   /// Subscribes `next` to the stream and returns the subscription.
@@ -53,4 +66,19 @@ open class ValueObservable<T>: IndefiniteObservable<ValueObserver<T>> {
   /// chain calls the disconnect once.
   @usableFromInline
   let connectNext: (_ next: @escaping (T) -> Void) -> Disconnect
+}
+
+/// A connect closure that takes the subscriber's `next` closure itself, for
+/// ``ValueObservable/init(connectNext:)``: a type of its own, so that no trailing closure matches
+/// that initializer.
+@usableFromInline
+struct NextConnection<T> {
+  /// Connects `next` and returns the disconnect.
+  @usableFromInline let connect: (_ next: @escaping (T) -> Void) -> Disconnect
+
+  /// Wraps `connect`.
+  @inlinable
+  init(_ connect: @escaping (_ next: @escaping (T) -> Void) -> Disconnect) {
+    self.connect = connect
+  }
 }

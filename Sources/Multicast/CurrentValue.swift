@@ -253,3 +253,13 @@ extension CurrentValue where T: Sendable {
         .bound(to: owner, next), queue: queue, replay: replayingLast, limit: limit))
   }
 }
+
+extension CurrentValue {
+  /// Sets ``maxSubscribers`` to `limit`, or throws if the current value already has more
+  /// subscribers than that, leaving the limit as it was (see ``Emitter/setMaxSubscribers(_:)``).
+  ///
+  /// - Throws: ``MaxSubscribersBelowCount``, with the count, when `limit` is below it.
+  public func setMaxSubscribers(_ limit: Int) throws(MaxSubscribersBelowCount) {
+    try storage.setMaxSubscribers(limit)
+  }
+}

@@ -126,8 +126,9 @@ public final class Emitter<T>: ValueObservable<T> {
   ///
   /// Attach and forget: no need to keep the subscription or to unsubscribe in `deinit`. Use the
   /// `owner` argument in `next`, not a strong capture of the owner, or the emitter keeps the
-  /// owner alive. A lost owner's subscription is removed at the next send, subscribe or
-  /// ``subscriberCount``, and never called again.
+  /// owner alive. A lost owner's subscription is never called again, and is removed at the next
+  /// send or ``subscriberCount``, or by a subscribe once the number of subscribers has doubled
+  /// since the last such sweep (so that subscribing costs the same with many subscribers).
   ///
   /// - Parameters: See ``subscribe(replayingLast:limit:_:)``.
   @discardableResult
@@ -187,9 +188,24 @@ public final class Emitter<T>: ValueObservable<T> {
   /// debug build, subscribing past the limit stops the program with a message that names the
   /// emitter's type and the count; in a release build the check does nothing. Raise it for
   /// emitters that legitimately have many subscribers; `Int.max` turns the check off.
+  ///
+  /// Setting it takes any value, even one below ``subscriberCount`` (then the next subscribe
+  /// fails the assertion); to have such a limit refused at once, call ``setMaxSubscribers(_:)``.
   public var maxSubscribers: Int {
     get { storage.locked.withLock { $0.maxSubscribers } }
     set { storage.locked.withLock { $0.maxSubscribers = newValue } }
+  }
+
+  /// Sets ``maxSubscribers`` to `limit`, or throws if the emitter already has more subscribers
+  /// than that, leaving the limit as it was.
+  ///
+  /// Subscriptions whose owner is gone are removed first, and not counted. Callable from the
+  /// emitter's isolation, like every method of the emitter.
+  ///
+  /// - Throws: ``MaxSubscribersBelowCount``, with the count, when `limit` is below it (a
+  ///   negative `limit` always is).
+  public func setMaxSubscribers(_ limit: Int) throws(MaxSubscribersBelowCount) {
+    try storage.setMaxSubscribers(limit)
   }
 }
 

@@ -24,11 +24,16 @@ final class MulticastState: Sendable {
   @usableFromInline let state: Atomic<Int>
   /// The deliveries a limited subscription has left.
   let remaining: Atomic<Int>
+  /// Where the entry is in its storage's list, so that removing it takes no search; -1 when it
+  /// is in none. Read and written only under the storage's lock (atomic, with relaxed ordering,
+  /// only so that this class stays `Sendable`).
+  let slot: Atomic<Int>
 
   /// Makes the words of a subscription that starts in `state` with `remaining` deliveries.
   init(state: Int, remaining: Int) {
     self.state = Atomic(state)
     self.remaining = Atomic(remaining)
+    self.slot = Atomic(-1)
   }
 
   /// The delivery state: one of ``ended``, ``fast``, ``replaying``, ``active``, ``bound``.

@@ -32,8 +32,14 @@ final class MulticastStorage<T>: @unchecked Sendable {
 
   /// What the lock guards.
   @usableFromInline struct State {
-    /// The subscribers, in subscription order (so in increasing `id` order).
-    @usableFromInline var entries: ContiguousArray<MulticastEntry<T>> = []
+    /// The subscribers, in subscription order, each in the slot its state records
+    /// (``MulticastState/slot``); nil where a subscription has left. Removing one empties its
+    /// slot, so no later entry moves; emptied slots at the end are dropped at once, and the others
+    /// when they outnumber the entries (``compact()``), so that each subscribe and each
+    /// unsubscribe costs the same however many subscribers there are.
+    @usableFromInline var entries: ContiguousArray<MulticastEntry<T>?> = []
+    /// The number of entries (slots that are not nil).
+    var count = 0
     /// The last value sent (or the current value of a ``CurrentValue``).
     @usableFromInline var last: T?
     /// Counts the values stored, for compare-and-send.
@@ -43,17 +49,52 @@ final class MulticastStorage<T>: @unchecked Sendable {
     var maxSubscribers = 100
     var nextID = 0
     var ownerBoundCount = 0
+    /// The ``count`` at which a subscribe next ends the subscriptions whose owner is gone: twice
+    /// the count after the last such sweep, so that a sweep, which reads every owner, is paid for
+    /// by the subscribes since the last one.
+    var sweepAt = State.minimumSweep
 
-    /// Where the entry with `id` is in `entries`, found by binary search: entries are appended
-    /// with increasing ids and never reordered.
-    func index(of id: Int) -> Int? {
-      var low = 0
-      var high = entries.count
-      while low < high {
-        let middle = (low + high) / 2
-        if entries[middle].id < id { low = middle + 1 } else { high = middle }
+    /// The smallest ``sweepAt``.
+    static var minimumSweep: Int { 32 }
+
+    /// Appends `entry` in the next slot.
+    mutating func append(_ entry: MulticastEntry<T>) {
+      entry.state.slot.store(entries.count, ordering: .relaxed)
+      entries.append(entry)
+      count += 1
+      if entry.ownerID != nil { ownerBoundCount += 1 }
+    }
+
+    /// Takes the entry whose state is `state` out of its slot; nil if it has left already.
+    mutating func remove(_ state: MulticastState) -> MulticastEntry<T>? {
+      let slot = state.slot.load(ordering: .relaxed)
+      guard slot >= 0, slot < entries.count, let entry = entries[slot], entry.state === state
+      else { return nil }
+      state.slot.store(-1, ordering: .relaxed)
+      count -= 1
+      if entry.ownerID != nil { ownerBoundCount -= 1 }
+      if slot == entries.count - 1 {
+        // Each emptied slot is dropped once, here or by `compact`: constant time per removal.
+        // (The indices and the subscript, not `last`: in this module's unspecialized code, `last`
+        // of a non-empty list allocated once per call.)
+        entries.removeLast()
+        while let last = entries.indices.last, entries[last] == nil { entries.removeLast() }
+      } else {
+        entries[slot] = nil
       }
-      return low < entries.count && entries[low].id == id ? low : nil
+      if entries.count > State.minimumSweep && count * 2 < entries.count { compact() }
+      return entry
+    }
+
+    /// Drops the emptied slots, keeping the entries in order.
+    mutating func compact() {
+      var kept: ContiguousArray<MulticastEntry<T>?> = []
+      kept.reserveCapacity(count)
+      for case let entry? in entries {
+        entry.state.slot.store(kept.count, ordering: .relaxed)
+        kept.append(entry)
+      }
+      entries = kept
     }
   }
 
@@ -94,12 +135,12 @@ final class MulticastStorage<T>: @unchecked Sendable {
   /// borrowed from it rather than retained: a retain and a release are two atomic operations per
   /// delivery, most of what a delivery would cost otherwise.
   @inlinable
-  func deliver(_ value: T, to subscribers: ContiguousArray<MulticastEntry<T>>) {
+  func deliver(_ value: T, to subscribers: ContiguousArray<MulticastEntry<T>?>) {
     subscribers.withUnsafeBufferPointer { entries in
       for index in entries.indices {
-        Unmanaged.passUnretained(entries[index])._withUnsafeGuaranteedRef { entry in
-          deliver(value, to: entry)
-        }
+        // An emptied slot is a null reference: skipped without a retain.
+        guard let entry = entries[index].map(Unmanaged.passUnretained) else { continue }
+        entry._withUnsafeGuaranteedRef { entry in deliver(value, to: entry) }
       }
     }
   }
@@ -170,7 +211,7 @@ final class MulticastStorage<T>: @unchecked Sendable {
   private func takeDelivery(from entry: MulticastEntry<T>) -> Bool {
     guard entry.isLimited else { return true }
     let before = entry.state.takeDelivery()
-    if before == 1 { remove(id: entry.id) }
+    if before == 1 { remove(entry.state) }
     return before > 0
   }
 
@@ -202,9 +243,7 @@ final class MulticastStorage<T>: @unchecked Sendable {
     if let limit, limit <= 0 {
       return (noopDisconnect, MulticastState(state: MulticastState.ended, remaining: 0))
     }
-    sweepLostOwners()
-
-    let (entry, replayValue, count, maxSubscribers) = locked.withLock { state in
+    let (entry, replayValue, count, maxSubscribers, sweep) = locked.withLock { state in
       state.nextID += 1
       // A synchronous replay is delivered below, outside the lock; sends that reach the entry
       // meanwhile park their values in it, so that the replay arrives first.
@@ -218,32 +257,38 @@ final class MulticastStorage<T>: @unchecked Sendable {
         if entry.isLimited { keep = entry.state.takeDelivery() > 1 }
         enqueue(last, for: entry, on: queue)
       }
-      if keep {
-        state.entries.append(entry)
-        if entry.ownerID != nil { state.ownerBoundCount += 1 }
-      }
-      return (entry, replaysHere ? state.last : nil, state.entries.count, state.maxSubscribers)
+      if keep { state.append(entry) }
+      let sweeps = state.count >= state.sweepAt
+      // Until this sweep is done: one at a time is enough.
+      if sweeps { state.sweepAt = Int.max }
+      return (entry, replaysHere ? state.last : nil, state.count, state.maxSubscribers, sweeps)
     }
-
-    if count > maxSubscribers {
-      assertionFailure(
-        """
-        \(kind.rawValue)<\(T.self)> has \(count) subscribers, more than its maxSubscribers \
-        (\(maxSubscribers)): subscriptions may be leaking. Raise maxSubscribers if this many \
-        is intended.
-        """)
+    // Amortized constant time: a sweep reads every owner, once the count has doubled since the
+    // last one.
+    if sweep {
+      sweepLostOwners()
+      locked.withLock { $0.sweepAt = max(State.minimumSweep, $0.count * 2) }
     }
+    // Past the limit, only the subscriptions that have not lost their owner count. They are
+    // counted (which reads every owner) only where the assertion is checked, not in release
+    // builds, where a program past its limit would otherwise pay it at every subscribe.
+    assert(
+      count <= maxSubscribers || subscriberCount <= maxSubscribers,
+      """
+      \(kind.rawValue)<\(T.self)> has \(subscriberCount) subscribers, more than its \
+      maxSubscribers (\(maxSubscribers)): subscriptions may be leaking. Raise maxSubscribers if \
+      this many is intended.
+      """)
     if let replayValue { deliverReplay(replayValue, to: entry) }
 
     let state = entry.state
-    let id = entry.id
     // The disconnect keeps the storage, not the emitter: when the emitter goes, its deinit ends
     // every subscription, so all that a subscription left behind keeps is this small object. A
     // strong reference rather than a weak one: a weak reference gives the storage a side table,
     // which LeakSanitizer reports as a leak when the storage lives as long as the process.
     let disconnect = {
       state.end()
-      self.remove(id: id)
+      self.remove(state)
     }
     return (disconnect, state)
   }
@@ -274,35 +319,34 @@ final class MulticastStorage<T>: @unchecked Sendable {
   /// Ends a subscription: no delivery to it begins after this returns.
   func end(_ entry: MulticastEntry<T>) {
     entry.state.end()
-    remove(id: entry.id)
+    remove(entry.state)
   }
 
-  /// Drops an entry from the list; its closure is released outside the lock.
-  private func remove(id: Int) {
-    let removed: MulticastEntry<T>? = locked.withLock { state in
-      guard let index = state.index(of: id) else { return nil }
-      let removed = state.entries.remove(at: index)
-      if removed.ownerID != nil { state.ownerBoundCount -= 1 }
-      return removed
-    }
+  /// Drops the entry whose state is `state` from the list, in constant time (amortized); its
+  /// closure is released outside the lock.
+  private func remove(_ state: MulticastState) {
+    let removed: MulticastEntry<T>? = locked.withLock { $0.remove(state) }
     withExtendedLifetime(removed) {}
   }
 
   /// Ends every subscription for which `shouldEnd` is true (every one when nil).
   func endAll(where shouldEnd: ((MulticastEntry<T>) -> Bool)? = nil) {
-    var ended: ContiguousArray<MulticastEntry<T>> = []
+    var ended: ContiguousArray<MulticastEntry<T>?> = []
     locked.withLock { state in
       if let shouldEnd {
-        var kept: ContiguousArray<MulticastEntry<T>> = []
-        for entry in state.entries {
+        var kept: ContiguousArray<MulticastEntry<T>?> = []
+        for case let entry? in state.entries {
           if shouldEnd(entry) { ended.append(entry) } else { kept.append(entry) }
         }
         state.entries = kept
+        state.compact()  // Renumbers the slots of the entries kept.
       } else {
         swap(&ended, &state.entries)
       }
-      for entry in ended {
+      for case let entry? in ended {
         entry.state.end()
+        entry.state.slot.store(-1, ordering: .relaxed)
+        state.count -= 1
         if entry.ownerID != nil { state.ownerBoundCount -= 1 }
       }
     }
@@ -323,19 +367,37 @@ final class MulticastStorage<T>: @unchecked Sendable {
 
   /// Ends the subscriptions whose owner has been deallocated. Owners are checked outside the
   /// lock: reading a weak reference can release the last strong one and run a deinit.
+  ///
+  /// It reads every owner: `subscribe` calls it only once the count has doubled since the last
+  /// sweep, which keeps each subscribe's share of it constant.
   func sweepLostOwners() {
-    let entries: ContiguousArray<MulticastEntry<T>> = locked.withLock { state in
+    let entries: ContiguousArray<MulticastEntry<T>?> = locked.withLock { state in
       state.ownerBoundCount > 0 ? state.entries : []
     }
-    for entry in entries where entry.hasLostItsOwner { end(entry) }
+    for case let entry? in entries where entry.hasLostItsOwner { end(entry) }
   }
 
   // MARK: Reading
 
-  /// The number of subscribers, after ending those whose owner is gone.
+  /// The number of subscribers, after ending those whose owner is gone (which reads every
+  /// owner when there are owner-bound subscribers: a diagnostic, not for a loop).
   var subscriberCount: Int {
     sweepLostOwners()
-    return locked.withLock { $0.entries.count }
+    return locked.withLock { $0.count }
+  }
+
+  /// Sets `maxSubscribers` unless it is below the number of subscribers whose owner, if they
+  /// have one, is alive; then it stays as it was.
+  func setMaxSubscribers(_ limit: Int) throws(MaxSubscribersBelowCount) {
+    sweepLostOwners()
+    let refusedCount: Int? = locked.withLock { state in
+      guard limit >= state.count else { return state.count }
+      state.maxSubscribers = limit
+      return nil
+    }
+    if let refusedCount {
+      throw MaxSubscribersBelowCount(requested: limit, subscriberCount: refusedCount)
+    }
   }
 
   /// The last value and its version, for compare-and-send.
@@ -348,7 +410,7 @@ final class MulticastStorage<T>: @unchecked Sendable {
   @inlinable
   func send(_ value: T, ifVersion expected: Int) -> Bool {
     var replaced: T? = value
-    let subscribers: ContiguousArray<MulticastEntry<T>>? = locked.withLock { state in
+    let subscribers: ContiguousArray<MulticastEntry<T>?>? = locked.withLock { state in
       guard state.version == expected else { return nil }
       if keepsLast { swap(&replaced, &state.last) }
       state.version &+= 1

@@ -256,3 +256,20 @@ public final class SharedEmitter<T: Sendable>: SharedSource {
       replayingLast: replayingLast, limit: limit, isolation: isolation, entry, next)
   }
 }
+
+extension SharedEmitter {
+  /// Sets ``sendCount`` back to zero, as ``Emitter/resetSendCount()`` does. Callable from any
+  /// thread; a send on another thread at the same time may be counted before or after.
+  public func resetSendCount() {
+    storage.locked.withLock { $0.sendCount = 0 }
+  }
+
+  /// Sets ``maxSubscribers`` to `limit`, or throws if the emitter already has more subscribers
+  /// than that, leaving the limit as it was (see ``Emitter/setMaxSubscribers(_:)``). Callable
+  /// from any thread; the check and the change are one step under the emitter's lock.
+  ///
+  /// - Throws: ``MaxSubscribersBelowCount``, with the count, when `limit` is below it.
+  public func setMaxSubscribers(_ limit: Int) throws(MaxSubscribersBelowCount) {
+    try storage.setMaxSubscribers(limit)
+  }
+}

@@ -17,7 +17,10 @@ import IndefiniteObservable
 /// ```
 ///
 /// Subscribe through the bag with ``subscribe(to:about:_:)`` to be able to end the subscriptions
-/// to one source with ``unsubscribe(from:)``.
+/// to one source with ``unsubscribe(from:)``. Each call subscribes, as `source.subscribe` does:
+/// two calls with the same source about the same object make two subscriptions, both delivered.
+/// ``subscribeOnce(to:about:_:)`` refuses the second one instead, as ZCRMailbox does, with a
+/// thrown ``AlreadySubscribed``.
 /// File subscriptions under the object they are about (`about:`, or a stream that names its
 /// object, see ``ObjectStream``) to end everything one object feeds with one call, as
 /// ZCRMailbox's `unsubscribeFrom:` an object does:
@@ -50,6 +53,9 @@ public final class SubscriptionBag: @unchecked Sendable {
     var entries: [Entry] = []
     // The entry count at which `insert` next drops the subscriptions that have ended.
     var pruneAt = 16
+    // What `subscribeOnce` made, by source and object, so that a repeat is found without a scan;
+    // a key is reserved while its subscription is being made, outside the lock.
+    var once: [OnceKey: OnceSlot] = [:]
 
     /// Drops the entries whose subscription has ended and returns them, to be released after
     /// the lock.
@@ -60,10 +66,35 @@ public final class SubscriptionBag: @unchecked Sendable {
         released.append(entry)
         return true
       }
+      once = once.filter { _, slot in
+        guard case .made(let entry) = slot else { return true }
+        return !entry.subscription.isUnsubscribed
+      }
       return released
     }
   }
 
+  /// A source and the object its subscription is about, by address.
+  private struct OnceKey: Hashable {
+    let source: ObjectIdentifier
+    let object: ObjectIdentifier?
+  }
+
+  /// What `subscribeOnce` holds for one source and object.
+  private enum OnceSlot {
+    /// Its subscription is being made.
+    case reserved
+    /// Its subscription, which counts while it has not ended and both its source and object are
+    /// the ones of the key (not freed objects whose addresses were reused).
+    case made(Entry)
+  }
+
+  /// The error of ``subscribeOnce(to:about:_:)`` when the bag already holds a subscription, not
+  /// ended, to the same source about the same object.
+  public struct AlreadySubscribed: Error {
+    /// The subscription already in the bag; nil while another thread is still making it.
+    public let subscription: Subscription?
+  }
   /// One subscription, the source it was made to with ``subscribe(to:about:_:)``, if any, and
   /// the object it is about, if any.
   private struct Entry {
@@ -132,6 +163,62 @@ public final class SubscriptionBag: @unchecked Sendable {
     return subscription
   }
 
+  /// Subscribes `next` to `source` unless the bag already holds a subscription, not ended, that
+  /// ``subscribeOnce(to:about:_:)`` made to the same source about the same object, as
+  /// ZCRMailbox refuses a second subscription to the same object and key path.
+  ///
+  /// ```swift
+  /// let bag = SubscriptionBag()
+  /// let title = CurrentValue("Weekly")
+  /// try bag.subscribeOnce(to: title) { print($0) }  // prints "Weekly"
+  /// do {
+  ///   try bag.subscribeOnce(to: title) { print($0) }
+  /// } catch {
+  ///   // error.subscription is the first subscription
+  /// }
+  /// ```
+  ///
+  /// The check costs the same however many subscriptions the bag holds. Once the first
+  /// subscription has ended (by its own `unsubscribe()`, ``unsubscribe(from:)`` or
+  /// ``unsubscribeAll()``), or its source or object is gone, a new one is made. Only
+  /// subscriptions made by this method count: ``subscribe(to:about:_:)`` always subscribes.
+  /// Callable from any thread: of two threads at once, one subscribes and the other throws.
+  ///
+  /// - Parameters: See ``subscribe(to:about:_:)``; a source that is an ``ObjectStream`` gives
+  ///   its object when `object` is nil, for the check too.
+  /// - Returns: The new subscription.
+  /// - Throws: ``AlreadySubscribed``, with the subscription already in the bag; `next` is not
+  ///   subscribed and is released.
+  @discardableResult
+  public func subscribeOnce<T>(
+    to source: ValueObservable<T>,
+    about object: AnyObject? = nil,
+    _ next: @escaping (T) -> Void
+  ) throws(AlreadySubscribed) -> Subscription {
+    let object = object ?? (source as? any ObjectStream)?.streamedObject
+    let key = OnceKey(source: ObjectIdentifier(source), object: object.map(ObjectIdentifier.init))
+    // The caller keeps `source` and `object` alive, so loading the weak references of a slot
+    // with their addresses releases no last reference under the lock.
+    let existing: AlreadySubscribed? = state.withLock { state in
+      switch state.once[key] {
+      case .reserved:
+        return AlreadySubscribed(subscription: nil)
+      case .made(let entry)
+      where !entry.subscription.isUnsubscribed && entry.source === source
+        && entry.object === object:
+        return AlreadySubscribed(subscription: entry.subscription)
+      default:
+        state.once[key] = .reserved
+        return nil
+      }
+    }
+    if let existing { throw existing }
+    let subscription = source.subscribe(next)
+    let entry = insert(subscription, source: source, object: object)
+    state.withLock { $0.once[key] = .made(entry) }
+    return subscription
+  }
+
   /// Ends the subscriptions in the bag that were made to `object` or are about it: those that
   /// ``subscribe(to:about:_:)`` made to `object` as their source, and those filed under it
   /// (given `about: object`, or made to an ``ObjectStream`` of it).
@@ -162,10 +249,16 @@ public final class SubscriptionBag: @unchecked Sendable {
 
   /// Ends every subscription in the bag and empties it. The bag can be used again afterwards.
   public func unsubscribeAll() {
-    let ended = state.withLock { state in
-      defer { state.entries = [] }
-      return state.entries
+    let (ended, once) = state.withLock { state in
+      defer {
+        state.entries = []
+        state.once = state.once.filter { _, slot in
+          if case .reserved = slot { true } else { false }
+        }
+      }
+      return (state.entries, state.once)
     }
+    _ = once  // released here, after the lock
     for entry in ended { entry.subscription.unsubscribe() }
   }
 
@@ -179,7 +272,10 @@ public final class SubscriptionBag: @unchecked Sendable {
     return count
   }
 
-  func insert(_ subscription: Subscription, source: AnyObject?, object: AnyObject?) {
+  @discardableResult
+  func insert(_ subscription: Subscription, source: AnyObject?, object: AnyObject?)
+    -> Entry
+  {
     let entry = Entry(
       subscription: subscription, sourceID: source.map(ObjectIdentifier.init), source: source,
       objectID: object.map(ObjectIdentifier.init), object: object)
@@ -191,6 +287,7 @@ public final class SubscriptionBag: @unchecked Sendable {
       return released
     }
     _ = released  // released here, after the lock
+    return entry
   }
 }
 

@@ -73,6 +73,43 @@ private actor Scorer {
     subscription.unsubscribe()
   }
 
+  @Test func changesArriveWithTheValueBeforeThemBesideTheValueAfter() async throws {
+    let model = Confined()
+    let seen = Recorder<String>()
+    let subscription = model.run {
+      Observed.changes(\.score, of: $0).subscribe { seen.record("\($0.old)->\($0.new)") }
+    }
+    #expect(seen.values == [])  // nothing at subscription: no change yet
+    model.run { $0.score = 1 }
+    await model.drain()
+    model.run { player in
+      player.score = 2
+      player.score = 3
+    }
+    await model.drain()
+    #expect(seen.values == ["0->1", "1->3"])
+    subscription.unsubscribe()
+    model.run { $0.score = 4 }
+    await model.drain()
+    #expect(seen.values == ["0->1", "1->3"])
+  }
+
+  @Test func changesOfAnOptionalKeyPathCarryNilOldValues() async throws {
+    let model = Confined()
+    let seen = Recorder<String>()
+    let subscription = model.run {
+      Observed.changes(\.team?.title, of: $0).subscribe {
+        seen.record("\($0.old ?? "none")->\($0.new ?? "none")")
+      }
+    }
+    model.run { $0.team = Team() }
+    await model.drain()
+    model.run { $0.team = nil }
+    await model.drain()
+    #expect(seen.values == ["none->blue", "blue->none"])
+    subscription.unsubscribe()
+  }
+
   @Test func changesMadeInOneTurnOfTheActorArriveOnceAsTheLatestValue() async throws {
     let model = Confined()
     let seen = Recorder<Int>()

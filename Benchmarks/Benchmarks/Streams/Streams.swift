@@ -20,6 +20,7 @@ let benchmarks: @Sendable () -> Void = {
   contendedSendBenchmarks()
   asyncBridgeBenchmarks()
   memoryBenchmarks()
+  ownerBoundSubscribeBenchmarks()
   operatorBenchmarks()
   linesBenchmarks()
 }

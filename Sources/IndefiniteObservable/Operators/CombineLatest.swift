@@ -10,7 +10,7 @@ extension ValueObservable {
   /// threads at once (see ``ValueObservable``).
   @inlinable
   public func combineLatest<U>(_ other: ValueObservable<U>) -> ValueObservable<(T, U)> {
-    ValueObservable<(T, U)>(connectNext: { next in
+    ValueObservable<(T, U)>.connectingNext { next in
       var latestLeft: T?
       var latestRight: U?
       let disconnectLeft = self.connectNext { value in
@@ -25,6 +25,6 @@ extension ValueObservable {
         disconnectLeft()
         disconnectRight()
       }
-    })
+    }
   }
 }

@@ -18,7 +18,7 @@ extension ValueObservable {
     _ second: ValueObservable<U>,
     _ third: ValueObservable<V>
   ) -> ValueObservable<(T, U, V)> {
-    ValueObservable<(T, U, V)>(connectNext: { next in
+    ValueObservable<(T, U, V)>.connectingNext { next in
       var latestFirst: T?
       var latestSecond: U?
       var latestThird: V?
@@ -39,6 +39,6 @@ extension ValueObservable {
         disconnectSecond()
         disconnectThird()
       }
-    })
+    }
   }
 }

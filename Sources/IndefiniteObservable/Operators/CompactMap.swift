@@ -10,10 +10,10 @@ extension ValueObservable {
   /// ```
   @inlinable
   public func compactMap<U>(_ transform: @escaping (T) -> U?) -> ValueObservable<U> {
-    ValueObservable<U>(connectNext: { next in
+    ValueObservable<U>.connectingNext { next in
       self.connectNext { value in
         if let transformed = transform(value) { next(transformed) }
       }
-    })
+    }
   }
 }

@@ -19,7 +19,7 @@ extension ValueObservable {
   @inlinable
   public func dropFirst(_ count: Int = 1) -> ValueObservable<T> {
     guard count > 0 else { return self }
-    return ValueObservable<T>(connectNext: { next in
+    return ValueObservable<T>.connectingNext { next in
       var remaining = count
       return self.connectNext { value in
         if remaining > 0 {
@@ -28,6 +28,6 @@ extension ValueObservable {
           next(value)
         }
       }
-    })
+    }
   }
 }

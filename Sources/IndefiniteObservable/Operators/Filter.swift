@@ -18,11 +18,11 @@ extension ValueObservable {
       },
       fusingFilter: { second in
         let functions = FilterFilterFunctions(isIncluded, second)
-        return ValueObservable<T>(connectNext: { next in
+        return ValueObservable<T>.connectingNext { next in
           self.connectNext { value in
             if functions.first(value) && functions.second(value) { next(value) }
           }
-        })
+        }
       })
   }
 }

@@ -26,7 +26,7 @@ final class FusibleStage<T>: ValueObservable<T> {
     fusingFilter: @escaping (_ isIncluded: @escaping (T) -> Bool) -> ValueObservable<T>
   ) {
     self.fusingFilter = fusingFilter
-    super.init(connectNext: connectNext)
+    super.init(connectNext: NextConnection(connectNext))
   }
 
   /// Returns the stream of this stage followed by `filter(isIncluded)`, as one stage.

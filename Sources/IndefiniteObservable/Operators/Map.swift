@@ -19,12 +19,12 @@ extension ValueObservable {
       },
       fusingFilter: { isIncluded in
         let functions = MapFilterFunctions(transform, isIncluded)
-        return ValueObservable<U>(connectNext: { next in
+        return ValueObservable<U>.connectingNext { next in
           self.connectNext { value in
             let transformed = functions.transform(value)
             if functions.isIncluded(transformed) { next(transformed) }
           }
-        })
+        }
       })
   }
 }

@@ -7,11 +7,11 @@ extension ValueObservable {
   @inlinable
   public func merge(with others: ValueObservable<T>...) -> ValueObservable<T> {
     let sources = [self] + others
-    return ValueObservable<T>(connectNext: { next in
+    return ValueObservable<T>.connectingNext { next in
       let disconnects = sources.map { $0.connectNext(next) }
       return {
         for disconnect in disconnects { disconnect() }
       }
-    })
+    }
   }
 }

@@ -33,7 +33,7 @@ extension ValueObservable {
   ///   or by `unsubscribe()`, happens once, whichever comes first and on whichever thread.
   @inlinable
   public func prefix(_ maxLength: Int) -> ValueObservable<T> {
-    ValueObservable<T>(connectNext: { next in
+    ValueObservable<T>.connectingNext { next in
       guard maxLength > 0 else { return noopDisconnect }
       var remaining = maxLength
       let upstream = SerialDisconnect()
@@ -46,6 +46,6 @@ extension ValueObservable {
       // If the last value came during connect, the slot has ended and disconnects at once.
       upstream.replace(with: disconnect)
       return upstream.end
-    })
+    }
   }
 }

@@ -15,9 +15,9 @@ extension ValueObservable {
   @inlinable
   public func prepend<S: Sequence>(_ values: S) -> ValueObservable<T> where S.Element == T {
     let values = Array(values)
-    return ValueObservable<T>(connectNext: { next in
+    return ValueObservable<T>.connectingNext { next in
       for value in values { next(value) }
       return self.connectNext(next)
-    })
+    }
   }
 }

@@ -7,14 +7,14 @@ extension ValueObservable {
   public func removeDuplicates(
     by isDuplicate: @escaping (_ previous: T, _ current: T) -> Bool
   ) -> ValueObservable<T> {
-    ValueObservable<T>(connectNext: { next in
+    ValueObservable<T>.connectingNext { next in
       var last: T?
       return self.connectNext { value in
         if let previous = last, isDuplicate(previous, value) { return }
         last = value
         next(value)
       }
-    })
+    }
   }
 }
 

@@ -16,12 +16,12 @@ extension ValueObservable {
     _ initialResult: Result,
     _ accumulate: @escaping (Result, T) -> Result
   ) -> ValueObservable<Result> {
-    ValueObservable<Result>(connectNext: { next in
+    ValueObservable<Result>.connectingNext { next in
       var result = initialResult
       return self.connectNext { value in
         result = accumulate(result, value)
         next(result)
       }
-    })
+    }
   }
 }

@@ -30,7 +30,7 @@ extension Sequence {
   @inlinable
   public func combineLatest<T>() -> ValueObservable<[T]> where Element: ValueObservable<T> {
     let streams = Array(self)
-    return ValueObservable<[T]>(connectNext: { next in
+    return ValueObservable<[T]>.connectingNext { next in
       guard !streams.isEmpty else { return noopDisconnect }
       // Until every stream has delivered, the latest values are optional; then they move, once,
       // into `values`, which is updated in place from then on.
@@ -55,6 +55,6 @@ extension Sequence {
       return {
         for disconnect in disconnects { disconnect() }
       }
-    })
+    }
   }
 }

@@ -24,11 +24,11 @@ extension Sequence {
   @inlinable
   public func merge<T>() -> ValueObservable<T> where Element: ValueObservable<T> {
     let streams = Array(self)
-    return ValueObservable<T>(connectNext: { next in
+    return ValueObservable<T>.connectingNext { next in
       let disconnects = streams.map { $0.connectNext(next) }
       return {
         for disconnect in disconnects { disconnect() }
       }
-    })
+    }
   }
 }

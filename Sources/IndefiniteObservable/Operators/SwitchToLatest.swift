@@ -35,7 +35,7 @@ extension ValueObservable {
   ///   an inner stream that connects while it does is disconnected at once, never left connected.
   @inlinable
   public func switchToLatest<U>() -> ValueObservable<U> where T: ValueObservable<U> {
-    ValueObservable<U>(connectNext: { next in
+    ValueObservable<U>.connectingNext { next in
       let inner = SerialDisconnect()
       // Counts the streams received; an inner stream's values pass only while it is the latest.
       var latest = 0
@@ -56,6 +56,6 @@ extension ValueObservable {
         disconnectOuter()
         inner.end()
       }
-    })
+    }
   }
 }

@@ -24,7 +24,7 @@ extension ValueObservable {
   ///   deliver on two threads at once.
   @inlinable
   public func zip<U>(_ other: ValueObservable<U>) -> ValueObservable<(T, U)> {
-    ValueObservable<(T, U)>(connectNext: { next in
+    ValueObservable<(T, U)>.connectingNext { next in
       var waitingLeft = PendingValues<T>()
       var waitingRight = PendingValues<U>()
       let disconnectLeft = self.connectNext { value in
@@ -45,6 +45,6 @@ extension ValueObservable {
         disconnectLeft()
         disconnectRight()
       }
-    })
+    }
   }
 }

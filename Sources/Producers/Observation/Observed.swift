@@ -56,6 +56,41 @@ public enum Observed {
       return tracker.cancel
     }
   }
+
+  /// A stream of the changes of `root[keyPath: keyPath]`, each with the value before it beside
+  /// the value after it, as key-value observing's old and new values are.
+  ///
+  /// ```swift
+  /// @Observable final class Thermostat { var target = 20 }
+  ///
+  /// let thermostat = Thermostat()
+  /// Observed.changes(\.target, of: thermostat).subscribe { print($0.old, $0.new) }
+  /// thermostat.target = 22  // 20 22, on the main queue's next turn
+  /// ```
+  ///
+  /// Each subscription reads the value when it subscribes, delivers nothing then, and delivers
+  /// `(old, new)` for each value ``values(_:of:isolation:)`` delivers after that: `old` is the
+  /// value delivered before it (or read at subscription), so changes made in one turn arrive as
+  /// one pair, from the value before the turn to the value after it (turns that end where they
+  /// began arrive with `old == new`: add a `filter` to drop those). Threading, unsubscribing,
+  /// lifetime and ending by object are those of ``values(_:of:isolation:)``: make the stream and
+  /// subscribe on the object's actor, where the pairs are delivered.
+  ///
+  /// - Parameters: See ``values(_:of:isolation:)``.
+  public static func changes<Root: Observable & AnyObject, Value>(
+    _ keyPath: KeyPath<Root, Value>, of root: Root, isolation: isolated any Actor = #isolation
+  ) -> ValueObservable<(old: Value, new: Value)> {
+    let values = Observed.values(keyPath, of: root, isolation: isolation)
+    return KeyPathValues(root: root) { observer in
+      // The value read at subscription, delivered synchronously, is the first `old` (nil only
+      // before it: for an optional `Value`, a nil value is `.some(nil)` here).
+      var previous: Value?
+      return values.subscribe { value in
+        if let old = previous { observer.next((old: old, new: value)) }
+        previous = value
+      }.unsubscribe
+    }
+  }
 }
 
 /// The stream that ``Observed/values(_:of:isolation:)`` returns: a `ValueObservable` that names

@@ -285,6 +285,64 @@ import Testing
     #expect(emitter.subscriberCount == 150)
   }
 
+  @Test func aLimitBelowTheSubscriberCountIsRefusedAtOnceWithTheCount() {
+    let emitter = Emitter<Int>()
+    let subscriptions = (0..<3).map { _ in emitter.subscribe { _ in } }
+    #expect(throws: MaxSubscribersBelowCount(requested: 2, subscriberCount: 3)) {
+      try emitter.setMaxSubscribers(2)
+    }
+    #expect(emitter.maxSubscribers == 100)
+    #expect(throws: MaxSubscribersBelowCount(requested: -1, subscriberCount: 3)) {
+      try emitter.setMaxSubscribers(-1)
+    }
+    #expect(throws: Never.self) { try emitter.setMaxSubscribers(3) }
+    #expect(emitter.maxSubscribers == 3)
+    subscriptions[0].unsubscribe()
+    #expect(throws: Never.self) { try emitter.setMaxSubscribers(2) }
+    #expect(emitter.maxSubscribers == 2)
+    for subscription in subscriptions { subscription.unsubscribe() }
+  }
+
+  @Test func aLimitBelowTheCountOfSubscribersWithLostOwnersIsAccepted() {
+    let emitter = Emitter<Int>()
+    let kept = emitter.subscribe { _ in }
+    do {
+      let owner = Witness()
+      emitter.subscribe(owner) { _, _ in }
+    }
+    #expect(throws: Never.self) { try emitter.setMaxSubscribers(1) }
+    kept.unsubscribe()
+  }
+
+  @Test func everyMulticastSourceRefusesALimitBelowItsCount() {
+    let current = CurrentValue(0)
+    let shared = SharedEmitter<Int>()
+    let subscriptions = [
+      current.subscribe { _ in }, current.subscribe { _ in },
+      shared.subscribe(on: .sendingThread) { _ in }, shared.subscribe(on: .sendingThread) { _ in },
+    ]
+    #expect(throws: MaxSubscribersBelowCount(requested: 1, subscriberCount: 2)) {
+      try current.setMaxSubscribers(1)
+    }
+    #expect(throws: MaxSubscribersBelowCount(requested: 1, subscriberCount: 2)) {
+      try shared.setMaxSubscribers(1)
+    }
+    #expect(current.maxSubscribers == 100)
+    #expect(shared.maxSubscribers == 100)
+    for subscription in subscriptions { subscription.unsubscribe() }
+  }
+
+  @Test func aSharedEmittersSendCountCanBeReset() {
+    let shared = SharedEmitter<Int>()
+    shared.send(1)
+    shared.send(2)
+    #expect(shared.sendCount == 2)
+    shared.resetSendCount()
+    #expect(shared.sendCount == 0)
+    shared.send(3)
+    #expect(shared.sendCount == 1)
+  }
+
   #if DEBUG
     @Test func subscribingPastMaxSubscribersFailsAnAssertionInDebugBuilds() async {
       let result = await #expect(

@@ -290,4 +290,57 @@ import Testing
     #expect(bag.count == 2)
     bag.unsubscribeAll()
   }
+
+  // MARK: A repeated stream
+
+  @Test func subscribeToTheSameStreamAboutTheSameObjectTwiceMakesTwoSubscriptions() {
+    // The documented rule of `subscribe(to:about:)`: each call subscribes.
+    let bag = SubscriptionBag()
+    let emitter = Emitter<Int>()
+    let object = Witness()
+    var seen: [String] = []
+    bag.subscribe(to: emitter, about: object) { seen.append("first \($0)") }
+    bag.subscribe(to: emitter, about: object) { seen.append("second \($0)") }
+    emitter.send(1)
+    #expect(seen == ["first 1", "second 1"])
+    #expect(bag.count == 2)
+  }
+
+  @Test func subscribeOnceRefusesASecondSubscriptionToTheSameStreamAboutTheSameObject() throws {
+    let bag = SubscriptionBag()
+    let emitter = Emitter<Int>()
+    let object = Witness()
+    var seen: [String] = []
+    let first = try bag.subscribeOnce(to: emitter, about: object) { seen.append("first \($0)") }
+    #expect {
+      try bag.subscribeOnce(to: emitter, about: object) { seen.append("second \($0)") }
+    } throws: { error in
+      (error as? SubscriptionBag.AlreadySubscribed)?.subscription === first
+    }
+    emitter.send(1)
+    #expect(seen == ["first 1"])
+    #expect(emitter.subscriberCount == 1)
+    // Another object, or none, is another subscription.
+    try bag.subscribeOnce(to: emitter, about: Witness()) { seen.append("other \($0)") }
+    try bag.subscribeOnce(to: emitter) { seen.append("none \($0)") }
+    #expect(emitter.subscriberCount == 3)
+    bag.unsubscribeAll()
+  }
+
+  @Test func subscribeOnceSubscribesAgainOnceTheFirstHasEnded() throws {
+    let bag = SubscriptionBag()
+    let emitter = Emitter<Int>()
+    let object = Witness()
+    var seen: [Int] = []
+    try bag.subscribeOnce(to: emitter, about: object) { seen.append($0) }.unsubscribe()
+    try bag.subscribeOnce(to: emitter, about: object) { seen.append($0 * 10) }
+    bag.unsubscribe(from: object)
+    try bag.subscribeOnce(to: emitter, about: object) { seen.append($0 * 100) }
+    bag.unsubscribeAll()
+    try bag.subscribeOnce(to: emitter, about: object) { seen.append($0 * 1000) }
+    emitter.send(1)
+    #expect(seen == [1000])
+    #expect(emitter.subscriberCount == 1)
+    bag.unsubscribeAll()
+  }
 }

@@ -214,7 +214,7 @@ public final class SubscriptionBag: @unchecked Sendable {
     }
     if let existing { throw existing }
     let subscription = source.subscribe(next)
-    let entry = insert(subscription, source: source, object: object)
+    let entry = add(subscription, source: source, object: object)
     state.withLock { $0.once[key] = .made(entry) }
     return subscription
   }
@@ -272,10 +272,15 @@ public final class SubscriptionBag: @unchecked Sendable {
     return count
   }
 
+  /// Adds `subscription`, about `object`, to the bag; `source` is the stream it came from, for
+  /// ``subscribeOnce(to:about:_:)``.
+  func insert(_ subscription: Subscription, source: AnyObject?, object: AnyObject?) {
+    add(subscription, source: source, object: object)
+  }
+
+  /// `insert`, returning the entry made.
   @discardableResult
-  func insert(_ subscription: Subscription, source: AnyObject?, object: AnyObject?)
-    -> Entry
-  {
+  private func add(_ subscription: Subscription, source: AnyObject?, object: AnyObject?) -> Entry {
     let entry = Entry(
       subscription: subscription, sourceID: source.map(ObjectIdentifier.init), source: source,
       objectID: object.map(ObjectIdentifier.init), object: object)

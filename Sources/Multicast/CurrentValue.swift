@@ -159,9 +159,9 @@ public final class CurrentValue<T>: ValueObservable<T> {
   /// source.subscribe(mirror) { mirror, value in mirror.value = value }
   /// ```
   ///
-  /// A lost owner's subscription is removed at the next write, subscribe or
-  /// ``subscriberCount``, and never called again; ``unsubscribe(_:)`` ends an owner's
-  /// subscriptions at once.
+  /// A lost owner's subscription is never called again, and is removed at the next write or
+  /// ``subscriberCount``, or by a subscribe once the number of subscribers has doubled since the
+  /// last such sweep; ``unsubscribe(_:)`` ends an owner's subscriptions at once.
   ///
   /// - Parameters: See ``subscribe(replayingLast:limit:_:)``.
   @discardableResult

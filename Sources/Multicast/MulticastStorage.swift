@@ -27,6 +27,7 @@ final class MulticastStorage<T>: @unchecked Sendable {
   enum Kind: String {
     case emitter = "Emitter"
     case currentValue = "CurrentValue"
+    case sharedCurrentValue = "SharedCurrentValue"
     case sharedEmitter = "SharedEmitter"
   }
 

@@ -57,7 +57,7 @@ public final class SharedCurrentValue<T: Sendable>: SharedSource {
   }
 
   private init(_ value: T, isEqual: (@Sendable (T, T) -> Bool)?) {
-    storage = MulticastStorage<T>(kind: .currentValue, last: value)
+    storage = MulticastStorage<T>(kind: .sharedCurrentValue, last: value)
     self.isEqual = isEqual
   }
 

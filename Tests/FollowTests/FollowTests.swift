@@ -177,24 +177,33 @@ import Testing
       #expect(follow.waitForLines(rotation))
     }
     let before = follow.openDescriptorCount
-    let memoryBefore = follow.residentKilobytes
-    #expect(memoryBefore > 0)
-    for rotation in 21...220 {
-      rename(log, log + ".1")
-      append("line \(rotation)", to: log)
-      #expect(follow.waitForLines(rotation))
+    // Three windows of 100 rotations, each with the growth of the program's resident memory
+    // across it. A leak of a few kilobytes per rotation grows every window; what a loaded
+    // machine adds once (seen: 1,120 KB over 200 rotations during a parallel test run, when
+    // Dispatch started threads and malloc gave them arenas) grows one.
+    var growths: [Int] = []
+    for window in 0..<3 {
+      let memoryBefore = follow.residentKilobytes
+      #expect(memoryBefore > 0)
+      for rotation in (21 + window * 100)...(120 + window * 100) {
+        rename(log, log + ".1")
+        append("line \(rotation)", to: log)
+        #expect(follow.waitForLines(rotation))
+      }
+      growths.append(follow.residentKilobytes - memoryBefore)
     }
     // Back where it was (or below: a descriptor of the last warm-up rotation may still have
-    // been closing when `before` was counted). A leak of one per rotation would be 200 more.
+    // been closing when `before` was counted). A leak of one per rotation would be 300 more.
     #expect(follow.wait { _, _ in follow.openDescriptorCount <= before })
-    // Flat: 200 rotations may not keep more than a few pages each way. (Not under a sanitizer,
-    // whose runtime keeps memory of its own: the program is built the way the tests are.)
+    // Flat: 100 rotations may not keep more than a few pages each way, in at least one window.
+    // (Not under a sanitizer, whose runtime keeps memory of its own: the program is built the
+    // way the tests are.)
     if !TestProcess.isSanitized {
-      #expect(follow.residentKilobytes - memoryBefore < 1024)
+      #expect(growths.min()! < 512, "resident kilobytes gained per 100 rotations: \(growths)")
     }
     follow.send(SIGINT)
     #expect(follow.exitStatus() == 0)
-    #expect(follow.lines == (1...220).map { "line \($0)" })
+    #expect(follow.lines == (1...320).map { "line \($0)" })
   }
 
   @Test func hangupReopensAndKeepsFollowing() throws {

@@ -1,6 +1,7 @@
 import IndefiniteObservable
 import Multicast
 import Producers
+import TestSupport
 import Testing
 
 /// A value that is not `Sendable`: the time-based operators must not need it to be.
@@ -21,14 +22,17 @@ final class Mark {
         seen.append($0.id)
       }
     source.send(Mark(1))
+    await clock.waitForSleepers(1)
     await clock.advance(by: .milliseconds(60))
     source.send(Mark(2))
     await clock.advance(by: .milliseconds(60))
     source.send(Mark(3))
+    await clock.waitForSleepers(1)
     await clock.advance(by: .milliseconds(99))
     #expect(seen == [])
+    await clock.waitForSleepers(1)
     await clock.advance(by: .milliseconds(1))
-    #expect(seen == [3])
+    #expect(await eventually { seen == [3] })
     await clock.advance(by: .seconds(10))
     #expect(seen == [3])
     subscription.unsubscribe()
@@ -42,12 +46,15 @@ final class Mark {
       .subscribe { seen.append($0) }
     source.send(1)
     source.send(2)
+    await clock.waitForSleepers(1)
     await clock.advance(by: .milliseconds(150))
+    #expect(await eventually { seen == [2] })
     source.send(3)
+    await clock.waitForSleepers(1)
     await clock.advance(by: .milliseconds(50))
     source.send(4)
     await clock.advance(by: .milliseconds(100))
-    #expect(seen == [2, 4])
+    #expect(await eventually { seen == [2, 4] })
     subscription.unsubscribe()
   }
 
@@ -58,11 +65,10 @@ final class Mark {
     let subscription = source.debounce(for: .milliseconds(100), clock: clock)
       .subscribe { seen.append($0) }
     source.send(1)
-    await clock.settle()
+    await clock.waitForSleepers(1)
     #expect(clock.sleeperCount == 1)
     subscription.unsubscribe()
-    await clock.settle()
-    #expect(clock.sleeperCount == 0)
+    #expect(await eventually { clock.sleeperCount == 0 })
     #expect(source.subscriberCount == 0)
     await clock.advance(by: .seconds(1))
     #expect(seen == [])
@@ -80,11 +86,13 @@ final class Mark {
     }
     second = debounced.subscribe { seen.append("second \($0)") }
     source.send(1)
-    await clock.settle()
+    await clock.waitForSleepers(2)
     #expect(clock.sleeperCount == 2)
     // Both waits end before either task runs, and either may run first: once the first
     // delivery has unsubscribed the second, the second gets nothing.
     await clock.advanceWakingAllAtOnce(by: .milliseconds(100))
+    #expect(await eventually { seen.contains("first 1") })
+    await clock.settle()
     #expect(seen == ["first 1"] || seen == ["second 1", "first 1"])
     first.unsubscribe()
   }
@@ -101,11 +109,9 @@ final class Mark {
     source.send(1)
     source.send(2)
     #expect(seen == [])
-    await clock.settle()
-    #expect(seen == [2])
+    #expect(await eventually { seen == [2] })
     source.send(3)
-    await clock.settle()
-    #expect(seen == [2, 3])
+    #expect(await eventually { seen == [2, 3] })
     subscription.unsubscribe()
   }
 
@@ -119,10 +125,11 @@ final class Mark {
     let subscription = source.debounce(for: dueTime, clock: clock)
       .subscribe { seen.append($0) }
     source.send(1)
+    await clock.waitForSleepers(1)
     await clock.advance(by: Timers.maximumInterval - .nanoseconds(1))
     #expect(seen == [])
     await clock.advance(by: .nanoseconds(1))
-    #expect(seen == [1])
+    #expect(await eventually { seen == [1] })
     subscription.unsubscribe()
   }
 }

@@ -1,6 +1,7 @@
 import IndefiniteObservable
 import Multicast
 import Producers
+import TestSupport
 import Testing
 
 @MainActor
@@ -16,16 +17,18 @@ import Testing
       }
     source.send(Mark(1))
     source.send(Mark(2))
+    await clock.waitForSleepers(1)
     await clock.advance(by: .milliseconds(30))
     source.send(Mark(3))
     await clock.advance(by: .milliseconds(69))
     #expect(seen == [])
     await clock.advance(by: .milliseconds(1))
-    #expect(seen == [1, 2])
+    #expect(await eventually { seen == [1, 2] })
+    await clock.waitForSleepers(1)
     await clock.advance(by: .milliseconds(29))
     #expect(seen == [1, 2])
     await clock.advance(by: .milliseconds(1))
-    #expect(seen == [1, 2, 3])
+    #expect(await eventually { seen == [1, 2, 3] })
     subscription.unsubscribe()
   }
 
@@ -37,14 +40,17 @@ import Testing
       .subscribe { seen.append($0) }
     for value in 0..<20 {
       source.send(value)
+      await clock.waitForSleepers(1)
       await clock.advance(by: .milliseconds(3))
     }
+    await clock.waitForSleepers(1)
     await clock.advance(by: .milliseconds(10))
-    #expect(seen == Array(0..<20))
+    #expect(await eventually { seen == Array(0..<20) })
     #expect(clock.sleeperCount == 0)
     source.send(20)
+    await clock.waitForSleepers(1)
     await clock.advance(by: .milliseconds(10))
-    #expect(seen == Array(0...20))
+    #expect(await eventually { seen == Array(0...20) })
     subscription.unsubscribe()
   }
 
@@ -56,8 +62,7 @@ import Testing
     source.send(1)
     source.send(2)
     #expect(seen == [])
-    await clock.settle()
-    #expect(seen == [1, 2])
+    #expect(await eventually { seen == [1, 2] })
     subscription.unsubscribe()
   }
 
@@ -68,11 +73,10 @@ import Testing
     let subscription = source.delay(for: .milliseconds(100), clock: clock)
       .subscribe { seen.append($0) }
     source.send(1)
-    await clock.settle()
+    await clock.waitForSleepers(1)
     #expect(clock.sleeperCount == 1)
     subscription.unsubscribe()
-    await clock.settle()
-    #expect(clock.sleeperCount == 0)
+    #expect(await eventually { clock.sleeperCount == 0 })
     await clock.advance(by: .seconds(1))
     #expect(seen == [])
   }
@@ -88,7 +92,10 @@ import Testing
     }
     source.send(1)
     source.send(2)
+    await clock.waitForSleepers(1)
     await clock.advance(by: .milliseconds(100))
+    #expect(await eventually { !seen.isEmpty })
+    await clock.settle()
     #expect(seen == [1])
   }
 
@@ -101,8 +108,7 @@ import Testing
     source.send(1)
     source.send(2)
     #expect(seen == [])
-    await clock.settle()
-    #expect(seen == [1, 2])
+    #expect(await eventually { seen == [1, 2] })
     subscription.unsubscribe()
   }
 
@@ -115,10 +121,11 @@ import Testing
     var seen: [Int] = []
     let subscription = source.delay(for: interval, clock: clock).subscribe { seen.append($0) }
     source.send(1)
+    await clock.waitForSleepers(1)
     await clock.advance(by: Timers.maximumInterval - .nanoseconds(1))
     #expect(seen == [])
     await clock.advance(by: .nanoseconds(1))
-    #expect(seen == [1])
+    #expect(await eventually { seen == [1] })
     subscription.unsubscribe()
   }
 }

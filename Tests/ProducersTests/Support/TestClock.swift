@@ -1,9 +1,17 @@
 import IndefiniteObservable
+import TestSupport
+import Testing
 
 /// A clock that moves only when a test says so: `advance(by:)` wakes the sleepers whose
 /// deadline it passes, earliest first, and lets each woken task run before it wakes the next.
 /// No test that uses it waits on real time for its clock's time (``settle()`` waits a few
 /// milliseconds for the tasks themselves).
+///
+/// A task's call of `sleep` reaches the clock only after a hop to the global executor, which a
+/// loaded machine may run at any later time; so an `advance` that must wake a task first waits
+/// for its sleep with ``waitForSleepers(_:seconds:sourceLocation:)``, and an expectation that a
+/// woken task did something waits for it (`eventually`). ``settle()`` is for expectations that
+/// something did not happen.
 final class TestClock: Clock, Sendable {
   /// A point on the test clock: a duration since the clock was made.
   struct Instant: InstantProtocol {
@@ -38,6 +46,21 @@ final class TestClock: Clock, Sendable {
   /// How many tasks sleep on this clock.
   var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
+  /// Suspends until at least `count` tasks sleep on this clock (their calls of `sleep` reached
+  /// it), for at most `seconds` of real time, a bound that only keeps a broken test from
+  /// hanging; records an issue at `sourceLocation` if they did not. Call it before an `advance`
+  /// that must wake a task: `advance` wakes only the sleeps that have reached the clock.
+  func waitForSleepers(
+    _ count: Int, seconds: Double = 60, sourceLocation: SourceLocation = #_sourceLocation
+  ) async {
+    let reached = await eventually(seconds: seconds) { self.sleeperCount >= count }
+    if !reached {
+      Issue.record(
+        "\(count) sleeper(s) expected on the test clock, \(sleeperCount) after \(seconds) s",
+        sourceLocation: sourceLocation)
+    }
+  }
+
   func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
     let id = state.withLock { state in
       state.nextID += 1
@@ -69,6 +92,11 @@ final class TestClock: Clock, Sendable {
   /// Moves the clock forward by `duration`: each sleeper whose deadline is passed wakes, the
   /// earliest first (in the order they slept, for equal deadlines), with the clock set to its
   /// deadline, and the tasks woken run before the next one wakes and before this returns.
+  ///
+  /// "Run" is as far as ``settle()`` can tell: a sleep that has not reached the clock yet is not
+  /// woken (wait for it first with ``waitForSleepers(_:seconds:sourceLocation:)``), and a woken
+  /// task's next sleep that reaches the clock only after this returned finds its deadline passed
+  /// and returns at once.
   func advance(by duration: Duration) async {
     let target = now.advanced(by: duration)
     while true {
@@ -111,7 +139,8 @@ final class TestClock: Clock, Sendable {
   /// A task's call of `sleep` reaches the clock only after a hop to the global executor, which
   /// a busy machine (a sanitizer, other tests) may run later than the round trips: so this also
   /// waits until no call has reached the clock for 30 ms of real time. That only ever waits for
-  /// what the tasks do by themselves; it never stands in for the test clock's time.
+  /// what the tasks do by themselves; it never stands in for the test clock's time. It is still
+  /// a guess: a test that needs a task to have done something waits for that instead.
   func settle() async {
     var calls = state.withLock { $0.calls }
     var quietSince = ContinuousClock.now

@@ -19,15 +19,16 @@ import Testing
       }
     source.send(1)
     source.send(2)  // from the main actor: taken before send returns, so one burst
+    await clock.waitForSleepers(1)
     await clock.advance(by: .milliseconds(99))
     #expect(seen == [])
     await clock.advance(by: .milliseconds(1))
-    #expect(seen == [2])
+    #expect(await eventually { seen == [2] })
 
     await Task.detached { source.send(3) }.value  // another thread: hops to the main actor
-    #expect(await eventually { clock.sleeperCount == 1 })
+    await clock.waitForSleepers(1)
     await clock.advance(by: .milliseconds(100))
-    #expect(seen == [2, 3])
+    #expect(await eventually { seen == [2, 3] })
     subscription.unsubscribe()
     #expect(source.subscriberCount == 0)
   }
@@ -47,8 +48,9 @@ import Testing
     source.send(1)
     source.update { $0 += 1 }
     #expect(seen == [0])
+    await clock.waitForSleepers(1)
     await clock.advance(by: .milliseconds(100))
-    #expect(seen == [0, 2])
+    #expect(await eventually { seen == [0, 2] })
     subscription.unsubscribe()
     #expect(source.subscriberCount == 0)
   }
@@ -65,12 +67,12 @@ import Testing
         seen.append($0)
       }
     await Task.detached { source.send(1) }.value  // another thread: hops to the main actor
-    #expect(await eventually { clock.sleeperCount == 1 })  // the actor took it: its wait began
+    await clock.waitForSleepers(1)  // the actor took it: its wait began
     source.send(2)  // from the main actor: taken before send returns
     await clock.advance(by: .milliseconds(99))
     #expect(seen == [])
     await clock.advance(by: .milliseconds(1))
-    #expect(seen == [1, 2])
+    #expect(await eventually { seen == [1, 2] })
     subscription.unsubscribe()
     #expect(source.subscriberCount == 0)
   }
@@ -85,7 +87,9 @@ import Testing
     let delaying = source.delay(for: .milliseconds(50), clock: clock)
       .subscribe { delayed.append($0) }
     #expect(debounced == [] && delayed == [])
+    await clock.waitForSleepers(2)
     await clock.advance(by: .milliseconds(50))
+    #expect(await eventually { debounced == ["ready"] && delayed == ["ready"] })
     #expect(debounced == ["ready"])
     #expect(delayed == ["ready"])
     debouncing.unsubscribe()

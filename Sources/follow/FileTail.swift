@@ -51,9 +51,15 @@ struct FollowError: Error, CustomStringConvertible {
 
 /// One open descriptor, read to its end and then followed: its bytes stream, split into lines
 /// by a `LineSplitter`, with a `FileCheckpoint` of the bytes printed so far. A regular file is
-/// read again each time a watch of that descriptor (not of its path) says it was modified, so
-/// a file renamed away or deleted while a writer still appends to it is still read; a pipe or
-/// terminal is read as data arrives, until its writer closes it.
+/// read again each time its owner says it was modified (``modified()``: the watch of the path
+/// it is at), and, once it is rotated away (``watchByDescriptor()``), each time a watch of its
+/// descriptor says so, so a file renamed away or deleted while a writer still appends to it is
+/// still read; a pipe or terminal is read as data arrives, until its writer closes it.
+///
+/// One descriptor per file while it is at its path: the bytes stream reads the descriptor it
+/// is given (``DescriptorOwnership/streamCloses``), and the path's watch needs none. A watch of
+/// the descriptor, made only once the file is rotated away, holds a duplicate until the tail
+/// stops.
 ///
 /// A last line without a newline is held until its newline comes, however long that takes (a
 /// block-buffered writer may finish it seconds or minutes later), so lines come out whole. It
@@ -96,6 +102,8 @@ struct FollowError: Error, CustomStringConvertible {
   private(set) var endedMidLine: Bool
   private var reading: Subscription?
   private var watching: Subscription?
+  /// Asks the bytes stream to read what was appended to a regular file.
+  private let refills = Emitter<Void>(keepsLastValue: false)
   private var caughtUp = false
   private var started = false
   private var stopped = false
@@ -129,24 +137,38 @@ struct FollowError: Error, CustomStringConvertible {
     guard !started, !stopped else { return }
     started = true
     do {
-      var refill: ValueObservable<Void>? = nil
-      var changes: ValueObservable<FileChange>? = nil
-      if isRegular {
-        let watch = try FileWatch.changes(of: fd)
-        changes = watch
-        refill = watch.filter { $0 == .modified }.map { _ in () }
-      }
       let bytes = try FileDescriptors.bytes(
-        of: fd, ownership: .streamCloses, refill: refill)
-      // Subscribe to the bytes first: the descriptor is theirs, and the watch only borrows it.
+        of: fd, ownership: .streamCloses, refill: isRegular ? refills : nil)
       reading = bytes.subscribe(
         next: { [unowned self] chunk in self.received(chunk) },
         status: { [unowned self] status in self.status(status) })
-      watching = changes?.filter { $0 == .modified }.subscribe { [events] _ in events.activity() }
     } catch {
       close(fd)
       throw FollowError(description: "\(error)")
     }
+  }
+
+  /// Reads what was appended to a regular file: its path's watch says it was modified.
+  func modified() {
+    refills.send()
+  }
+
+  /// Watches the file by its descriptor from now on, wherever it is moved and even once
+  /// deleted: for a file rotated away from its path, whose watch no longer sees it. Reads once
+  /// now, for what was appended between the rotation and the watch. Nothing for a pipe.
+  func watchByDescriptor() throws(FollowError) {
+    guard isRegular, !stopped, watching == nil else { return }
+    do {
+      // The descriptor is open: the bytes stream closes it only when `reading` ends (in stop).
+      watching = try FileWatch.changes(of: fd).filter { $0 == .modified }.subscribe {
+        [refills, events] _ in
+        refills.send()
+        events.activity()
+      }
+    } catch {
+      throw FollowError(description: "\(error)")
+    }
+    refills.send()
   }
 
   /// Stops reading and closes the file, printing an unfinished last line: nothing more of it

@@ -265,7 +265,9 @@ import Producers
         retireCurrent(because: "replaced")
         openNew()
       }
-    case .modified, .attributes:
+    case .modified:
+      current?.modified()
+    case .attributes:
       break
     }
   }
@@ -298,6 +300,11 @@ import Producers
 
   /// Keeps `tail` until it has been quiet for `rotateWait`.
   private func retire(_ tail: FileTail) {
+    do {
+      try tail.watchByDescriptor()
+    } catch {
+      Output.note("\(path): \(error); the old file is read no more")
+    }
     let file = Retiring(tail: tail)
     retiring.append(file)
     scheduleCheck(file, after: rotateWait)

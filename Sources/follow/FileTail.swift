@@ -76,6 +76,11 @@ struct FollowError: Error, CustomStringConvertible {
     /// The lines of one chunk (or an unfinished last line), in order, to be printed: one call
     /// per chunk, not per line.
     var lines: ([String]) -> Void
+    /// The complete lines of one chunk, as the file's bytes with their newlines, and how many
+    /// lines they are: when given, lines of plain text (ASCII, no CR) come this way, without a
+    /// `String` each; they read as they would through `lines`. The bytes are valid during the
+    /// call only.
+    var text: ((_ bytes: UnsafeRawBufferPointer, _ lineCount: Int) -> Void)? = nil
     /// The file was modified (a regular file's watch fired).
     var activity: () -> Void = {}
     /// The first pass reached the end of what was there.
@@ -187,9 +192,42 @@ struct FollowError: Error, CustomStringConvertible {
 
   private func received(_ chunk: [UInt8]) {
     received.advance(over: chunk)
-    // The start of an unfinished last line stays in the splitter until its newline comes.
-    splitter.split(chunk) { line in self.print(line) }
-    deliverBatch()
+    chunk.withUnsafeBytes { chunk in
+      var rest = chunk
+      // Complete lines of plain text, starting a line (nothing waits in the splitter, and no
+      // unfinished line was printed), go out as they are: the splitter would only make a
+      // `String` of each, the same text. Anything else (a CR, UTF-8 beyond ASCII, invalid
+      // bytes) takes the splitter's way, which decides it as the lines stream does.
+      if let text = events.text, splitter.unfinishedByteCount == 0, !endedMidLine,
+        let (end, lineCount) = Self.plainLines(chunk)
+      {
+        text(UnsafeRawBufferPointer(rebasing: chunk[..<end]), lineCount)
+        rest = UnsafeRawBufferPointer(rebasing: chunk[end...])
+        if rest.isEmpty { Output.flushLines() }
+      }
+      // The start of an unfinished last line stays in the splitter until its newline comes.
+      if !rest.isEmpty {
+        splitter.split(rest) { line in self.print(line) }
+        deliverBatch()
+        Output.flushLines()
+      }
+    }
+  }
+
+  /// Where the complete lines at the start of `bytes` end (just past the last LF) and how many
+  /// they are, when they are plain text: ASCII with no CR. Nil otherwise, or when there is no
+  /// LF. (A line of plain text within one chunk is far shorter than the splitter's maximum.)
+  private static func plainLines(_ bytes: UnsafeRawBufferPointer) -> (end: Int, lines: Int)? {
+    guard let last = bytes.lastIndex(of: 0x0A) else { return nil }
+    var lines = 0
+    var index = 0
+    while index <= last {
+      let byte = bytes[index]
+      if byte >= 0x80 || byte == 0x0D { return nil }
+      if byte == 0x0A { lines += 1 }
+      index += 1
+    }
+    return (last + 1, lines)
   }
 
   /// Hands over the lines split since the last call, and writes them out in one write, now:

@@ -194,24 +194,33 @@ struct FollowError: Error, CustomStringConvertible {
     received.advance(over: chunk)
     chunk.withUnsafeBytes { chunk in
       var rest = chunk
-      // Complete lines of plain text, starting a line (nothing waits in the splitter, and no
-      // unfinished line was printed), go out as they are: the splitter would only make a
-      // `String` of each, the same text. Anything else (a CR, UTF-8 beyond ASCII, invalid
-      // bytes) takes the splitter's way, which decides it as the lines stream does.
-      if let text = events.text, splitter.unfinishedByteCount == 0, !endedMidLine,
-        let (end, lineCount) = Self.plainLines(chunk)
-      {
-        text(UnsafeRawBufferPointer(rebasing: chunk[..<end]), lineCount)
-        rest = UnsafeRawBufferPointer(rebasing: chunk[end...])
-        if rest.isEmpty { Output.flushLines() }
+      if let text = events.text {
+        // A line begun in an earlier chunk (or printed unfinished) is ended by the splitter,
+        // which knows its start.
+        if splitter.unfinishedByteCount > 0 || endedMidLine, let end = rest.firstIndex(of: 0x0A) {
+          splitter.split(UnsafeRawBufferPointer(rebasing: rest[...end])) { self.print($0) }
+          handOverBatch()
+          rest = UnsafeRawBufferPointer(rebasing: rest[(end + 1)...])
+        }
+        // Complete lines of plain text, starting a line, go out as they are: the splitter
+        // would only make a `String` of each, the same text. Anything else (a CR, UTF-8 beyond
+        // ASCII, invalid bytes) takes the splitter's way, which decides it as the lines stream
+        // does.
+        if splitter.unfinishedByteCount == 0, !endedMidLine,
+          let (end, lineCount) = Self.plainLines(rest)
+        {
+          text(UnsafeRawBufferPointer(rebasing: rest[..<end]), lineCount)
+          rest = UnsafeRawBufferPointer(rebasing: rest[end...])
+        }
       }
       // The start of an unfinished last line stays in the splitter until its newline comes.
       if !rest.isEmpty {
         splitter.split(rest) { line in self.print(line) }
-        deliverBatch()
-        Output.flushLines()
+        handOverBatch()
       }
     }
+    // What this chunk printed goes out in one write, now: none waits for the next chunk.
+    Output.flushLines()
   }
 
   /// Where the complete lines at the start of `bytes` end (just past the last LF) and how many
@@ -221,6 +230,19 @@ struct FollowError: Error, CustomStringConvertible {
     guard let last = bytes.lastIndex(of: 0x0A) else { return nil }
     var lines = 0
     var index = 0
+    // Eight bytes at a time. In a word with no byte of 0x80 or more, a byte of x ^ c is zero
+    // exactly where the byte is c, and adding 0x7F to a byte sets its high bit unless it is
+    // zero (no carry crosses bytes).
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let high = ones &* 0x80
+    let low = ones &* 0x7F
+    while index + 8 <= last + 1 {
+      let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+      if word & high != 0 { return nil }
+      if ~((word ^ (ones &* 0x0D)) &+ low) & high != 0 { return nil }
+      lines += (~((word ^ (ones &* 0x0A)) &+ low) & high).nonzeroBitCount
+      index += 8
+    }
     while index <= last {
       let byte = bytes[index]
       if byte >= 0x80 || byte == 0x0D { return nil }
@@ -233,10 +255,15 @@ struct FollowError: Error, CustomStringConvertible {
   /// Hands over the lines split since the last call, and writes them out in one write, now:
   /// none waits for the next chunk.
   private func deliverBatch() {
+    handOverBatch()
+    Output.flushLines()
+  }
+
+  /// Hands over the lines split since the last call, to be written with the chunk's others.
+  private func handOverBatch() {
     guard !batch.isEmpty else { return }
     events.lines(batch)
     batch.removeAll(keepingCapacity: true)
-    Output.flushLines()
   }
 
   private func status(_ status: DescriptorStatus) {

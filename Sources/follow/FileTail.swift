@@ -51,9 +51,15 @@ struct FollowError: Error, CustomStringConvertible {
 
 /// One open descriptor, read to its end and then followed: its bytes stream, split into lines
 /// by a `LineSplitter`, with a `FileCheckpoint` of the bytes printed so far. A regular file is
-/// read again each time a watch of that descriptor (not of its path) says it was modified, so
-/// a file renamed away or deleted while a writer still appends to it is still read; a pipe or
-/// terminal is read as data arrives, until its writer closes it.
+/// read again each time its owner says it was modified (``modified()``: the watch of the path
+/// it is at), and, once it is rotated away (``watchByDescriptor()``), each time a watch of its
+/// descriptor says so, so a file renamed away or deleted while a writer still appends to it is
+/// still read; a pipe or terminal is read as data arrives, until its writer closes it.
+///
+/// One descriptor per file while it is at its path: the bytes stream reads the descriptor it
+/// is given (``DescriptorOwnership/streamCloses``), and the path's watch needs none. A watch of
+/// the descriptor, made only once the file is rotated away, holds a duplicate until the tail
+/// stops.
 ///
 /// A last line without a newline is held until its newline comes, however long that takes (a
 /// block-buffered writer may finish it seconds or minutes later), so lines come out whole. It
@@ -70,6 +76,11 @@ struct FollowError: Error, CustomStringConvertible {
     /// The lines of one chunk (or an unfinished last line), in order, to be printed: one call
     /// per chunk, not per line.
     var lines: ([String]) -> Void
+    /// The complete lines of one chunk, as the file's bytes with their newlines, and how many
+    /// lines they are: when given, lines of plain text (ASCII, no CR) come this way, without a
+    /// `String` each; they read as they would through `lines`. The bytes are valid during the
+    /// call only.
+    var text: ((_ bytes: UnsafeRawBufferPointer, _ lineCount: Int) -> Void)? = nil
     /// The file was modified (a regular file's watch fired).
     var activity: () -> Void = {}
     /// The first pass reached the end of what was there.
@@ -96,6 +107,8 @@ struct FollowError: Error, CustomStringConvertible {
   private(set) var endedMidLine: Bool
   private var reading: Subscription?
   private var watching: Subscription?
+  /// Asks the bytes stream to read what was appended to a regular file.
+  private let refills = Emitter<Void>(keepsLastValue: false)
   private var caughtUp = false
   private var started = false
   private var stopped = false
@@ -129,24 +142,38 @@ struct FollowError: Error, CustomStringConvertible {
     guard !started, !stopped else { return }
     started = true
     do {
-      var refill: ValueObservable<Void>? = nil
-      var changes: ValueObservable<FileChange>? = nil
-      if isRegular {
-        let watch = try FileWatch.changes(of: fd)
-        changes = watch
-        refill = watch.filter { $0 == .modified }.map { _ in () }
-      }
       let bytes = try FileDescriptors.bytes(
-        of: fd, ownership: .streamCloses, refill: refill)
-      // Subscribe to the bytes first: the descriptor is theirs, and the watch only borrows it.
+        of: fd, ownership: .streamCloses, refill: isRegular ? refills : nil)
       reading = bytes.subscribe(
         next: { [unowned self] chunk in self.received(chunk) },
         status: { [unowned self] status in self.status(status) })
-      watching = changes?.filter { $0 == .modified }.subscribe { [events] _ in events.activity() }
     } catch {
       close(fd)
       throw FollowError(description: "\(error)")
     }
+  }
+
+  /// Reads what was appended to a regular file: its path's watch says it was modified.
+  func modified() {
+    refills.send()
+  }
+
+  /// Watches the file by its descriptor from now on, wherever it is moved and even once
+  /// deleted: for a file rotated away from its path, whose watch no longer sees it. Reads once
+  /// now, for what was appended between the rotation and the watch. Nothing for a pipe.
+  func watchByDescriptor() throws(FollowError) {
+    guard isRegular, !stopped, watching == nil else { return }
+    do {
+      // The descriptor is open: the bytes stream closes it only when `reading` ends (in stop).
+      watching = try FileWatch.changes(of: fd).filter { $0 == .modified }.subscribe {
+        [refills, events] _ in
+        refills.send()
+        events.activity()
+      }
+    } catch {
+      throw FollowError(description: "\(error)")
+    }
+    refills.send()
   }
 
   /// Stops reading and closes the file, printing an unfinished last line: nothing more of it
@@ -165,18 +192,78 @@ struct FollowError: Error, CustomStringConvertible {
 
   private func received(_ chunk: [UInt8]) {
     received.advance(over: chunk)
-    // The start of an unfinished last line stays in the splitter until its newline comes.
-    splitter.split(chunk) { line in self.print(line) }
-    deliverBatch()
+    chunk.withUnsafeBytes { chunk in
+      var rest = chunk
+      if let text = events.text {
+        // A line begun in an earlier chunk (or printed unfinished) is ended by the splitter,
+        // which knows its start.
+        if splitter.unfinishedByteCount > 0 || endedMidLine, let end = rest.firstIndex(of: 0x0A) {
+          splitter.split(UnsafeRawBufferPointer(rebasing: rest[...end])) { self.print($0) }
+          handOverBatch()
+          rest = UnsafeRawBufferPointer(rebasing: rest[(end + 1)...])
+        }
+        // Complete lines of plain text, starting a line, go out as they are: the splitter
+        // would only make a `String` of each, the same text. Anything else (a CR, UTF-8 beyond
+        // ASCII, invalid bytes) takes the splitter's way, which decides it as the lines stream
+        // does.
+        if splitter.unfinishedByteCount == 0, !endedMidLine,
+          let (end, lineCount) = Self.plainLines(rest)
+        {
+          text(UnsafeRawBufferPointer(rebasing: rest[..<end]), lineCount)
+          rest = UnsafeRawBufferPointer(rebasing: rest[end...])
+        }
+      }
+      // The start of an unfinished last line stays in the splitter until its newline comes.
+      if !rest.isEmpty {
+        splitter.split(rest) { line in self.print(line) }
+        handOverBatch()
+      }
+    }
+    // What this chunk printed goes out in one write, now: none waits for the next chunk.
+    Output.flushLines()
+  }
+
+  /// Where the complete lines at the start of `bytes` end (just past the last LF) and how many
+  /// they are, when they are plain text: ASCII with no CR. Nil otherwise, or when there is no
+  /// LF. (A line of plain text within one chunk is far shorter than the splitter's maximum.)
+  private static func plainLines(_ bytes: UnsafeRawBufferPointer) -> (end: Int, lines: Int)? {
+    guard let last = bytes.lastIndex(of: 0x0A) else { return nil }
+    var lines = 0
+    var index = 0
+    // Eight bytes at a time. In a word with no byte of 0x80 or more, a byte of x ^ c is zero
+    // exactly where the byte is c, and adding 0x7F to a byte sets its high bit unless it is
+    // zero (no carry crosses bytes).
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let high = ones &* 0x80
+    let low = ones &* 0x7F
+    while index + 8 <= last + 1 {
+      let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+      if word & high != 0 { return nil }
+      if ~((word ^ (ones &* 0x0D)) &+ low) & high != 0 { return nil }
+      lines += (~((word ^ (ones &* 0x0A)) &+ low) & high).nonzeroBitCount
+      index += 8
+    }
+    while index <= last {
+      let byte = bytes[index]
+      if byte >= 0x80 || byte == 0x0D { return nil }
+      if byte == 0x0A { lines += 1 }
+      index += 1
+    }
+    return (last + 1, lines)
   }
 
   /// Hands over the lines split since the last call, and writes them out in one write, now:
   /// none waits for the next chunk.
   private func deliverBatch() {
+    handOverBatch()
+    Output.flushLines()
+  }
+
+  /// Hands over the lines split since the last call, to be written with the chunk's others.
+  private func handOverBatch() {
     guard !batch.isEmpty else { return }
     events.lines(batch)
     batch.removeAll(keepingCapacity: true)
-    Output.flushLines()
   }
 
   private func status(_ status: DescriptorStatus) {

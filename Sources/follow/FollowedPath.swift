@@ -32,6 +32,7 @@ import Producers
 
   private let rotateWait: Duration
   private let print: ([String]) -> Void
+  private let printText: ((UnsafeRawBufferPointer, Int) -> Void)?
   private var watching: Subscription?
   private var current: FileTail?
   private var retiring: [Retiring] = []
@@ -49,18 +50,23 @@ import Producers
 
   /// Starts following `path`.
   ///
-  /// - Parameter print: Receives the lines of the path's files, those of one chunk together,
-  ///   on the main actor.
+  /// - Parameters:
+  ///   - printText: When given, receives the complete lines of plain text of a chunk as bytes
+  ///     (newlines included) with their count, instead of `print` (see `FileTail.Events.text`).
+  ///   - print: Receives the lines of the path's files, those of one chunk together, on the
+  ///     main actor.
   init(
     path: String,
     start: Start,
     rotateWait: Duration,
+    printText: ((_ bytes: UnsafeRawBufferPointer, _ lineCount: Int) -> Void)? = nil,
     print: @escaping ([String]) -> Void
   ) throws(FollowError) {
     self.path = path
     self.absolutePath = Self.absolute(path)
     self.rotateWait = rotateWait
     self.print = print
+    self.printText = printText
     if case let info? = FileIdentity.status(path: path), info.isDirectory {
       throw FollowError(description: "cannot follow \(path): it is a directory")
     }
@@ -182,6 +188,12 @@ import Producers
           self.lineCount += lines.count
           self.print(lines)
         },
+        text: printText.map { printText in
+          { [unowned self] bytes, lineCount in
+            self.lineCount += lineCount
+            printText(bytes, lineCount)
+          }
+        },
         activity: { [unowned self] in
           guard let tail = box.value else { return }
           self.retiring.first { $0.tail === tail }?.lastActivity = .now
@@ -265,7 +277,9 @@ import Producers
         retireCurrent(because: "replaced")
         openNew()
       }
-    case .modified, .attributes:
+    case .modified:
+      current?.modified()
+    case .attributes:
       break
     }
   }
@@ -298,6 +312,11 @@ import Producers
 
   /// Keeps `tail` until it has been quiet for `rotateWait`.
   private func retire(_ tail: FileTail) {
+    do {
+      try tail.watchByDescriptor()
+    } catch {
+      Output.note("\(path): \(error); the old file is read no more")
+    }
     let file = Retiring(tail: tail)
     retiring.append(file)
     scheduleCheck(file, after: rotateWait)

@@ -21,6 +21,9 @@ import Producers
   private var subscriptions: [Subscription] = []
   private var sawLineSinceTick = false
   private let output: (_ label: String, _ line: String) -> Void
+  /// Prints the bytes of complete lines of plain text with the label of their input, when the
+  /// lines are printed (no `output` given): no `String` per line.
+  private let outputText: ((_ label: String, _ bytes: UnsafeRawBufferPointer) -> Void)?
   private let onStop: (_ status: Int32) -> Void
   /// The state as read at the start (paths absolute), and as last written.
   private var state = StateFile()
@@ -45,6 +48,8 @@ import Producers
     self.options = options
     let labelled = options.paths.count > 1
     self.output = output ?? { label, line in Output.line(labelled ? "\(label): \(line)" : line) }
+    self.outputText =
+      output == nil ? { label, bytes in Output.lines(bytes, label: labelled ? label : nil) } : nil
     self.onStop = onStop
   }
 
@@ -60,7 +65,13 @@ import Producers
         }
         let start = startingPoint(of: path, in: resumed)
         let followed = try FollowedPath(
-          path: path, start: start, rotateWait: options.rotateWait
+          path: path, start: start, rotateWait: options.rotateWait,
+          printText: outputText.map { outputText in
+            { [unowned self] bytes, _ in
+              self.sawLineSinceTick = true
+              outputText(path, bytes)
+            }
+          }
         ) { [unowned self] lines in
           self.sawLineSinceTick = true
           let output = self.output

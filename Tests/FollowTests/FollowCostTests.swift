@@ -34,5 +34,22 @@ import Testing
       // About 19 KB: one chunk, or a few if the writer was caught mid-way; never one per line.
       #expect(writes <= 40, "\(writes) writes for 2,000 lines")
     }
+
+    /// Each followed file costs one descriptor: the one its bytes are read through (no
+    /// duplicate for the bytes stream, no descriptor for its watch, which is by path).
+    @Test func eachFollowedFileHoldsOneDescriptor() throws {
+      let scratch = Scratch()
+      defer { scratch.remove() }
+      let names = (1...5).map { "app\($0).log" }
+      for name in names { append("start", to: scratch.file(name)) }
+      let follow = try FollowProcess(names, in: scratch.path)
+      #expect(follow.waitForNote("following "))
+      append("more", to: scratch.file("app3.log"))
+      #expect(follow.wait { stdout, _ in stdout.contains("more") })
+      let counts = names.map { follow.descriptorsOpen(on: scratch.file($0)) }
+      follow.send(SIGINT)
+      #expect(follow.exitStatus() == 0)
+      #expect(counts == [1, 1, 1, 1, 1])
+    }
   #endif
 }

@@ -222,6 +222,36 @@ import Testing
     #expect(follow.lines == ["still here"])
   }
 
+  /// A chunk of plain lines goes out as its bytes, and a chunk with a CR, text beyond ASCII or
+  /// an unfinished line is split as the lines stream splits it: labelled alike, in order.
+  @Test func plainChunksAndOtherChunksOfSeveralFilesComeOutAsTheLinesStreamReadsThem() throws {
+    let scratch = Scratch()
+    defer { scratch.remove() }
+    for name in ["a.log", "b.log"] { append("start", to: scratch.file(name)) }
+    let follow = try FollowProcess(["a.log", "b.log"], in: scratch.path)
+    #expect(follow.waitForNote("following a.log, b.log"))
+    func write(_ text: String, to name: String) {
+      let fd = open(scratch.file(name), O_WRONLY | O_APPEND)
+      _ = Array(text.utf8).withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
+      close(fd)
+    }
+    write("plain 1\nplain 2\n", to: "a.log")
+    #expect(follow.waitForLines(2))
+    write("with CR\r\ncafé\nplain 3\nhalf", to: "a.log")
+    #expect(follow.waitForLines(5))
+    write(" done\nplain 4\n", to: "a.log")
+    #expect(follow.waitForLines(7))
+    write("b plain\n", to: "b.log")
+    #expect(follow.waitForLines(8))
+    follow.send(SIGINT)
+    #expect(follow.exitStatus() == 0)
+    #expect(
+      follow.lines == [
+        "a.log: plain 1", "a.log: plain 2", "a.log: with CR", "a.log: café", "a.log: plain 3",
+        "a.log: half done", "a.log: plain 4", "b.log: b plain",
+      ])
+  }
+
   @Test func binaryDataIsPrintedWithoutStoppingTheProgram() throws {
     let scratch = Scratch()
     defer { scratch.remove() }

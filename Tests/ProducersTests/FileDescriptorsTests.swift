@@ -81,6 +81,46 @@ import Testing
     #expect(await eventually { !isStillOpen(pipe.read, identity) })
   }
 
+  @Test func anOwnedDescriptorIsReadItselfNotThroughADuplicate() async throws {
+    let pipe = Pipe()
+    defer { close(pipe.write) }
+    let identity = FileIdentity(pipe.read)
+    let lines = Recorder<String>()
+    let subscription = try FileDescriptors.lines(of: pipe.read, ownership: .streamCloses)
+      .subscribe(next: lines.record)
+    pipe.send("one\n")
+    #expect(await lines.arrival(ofCount: 1))
+    // The stream's one subscription reads the descriptor it was given: beside the write end
+    // (same inode), one descriptor in all.
+    #expect(descriptorsOpen(on: identity) == 2)
+    subscription.unsubscribe()
+    #expect(await eventually { descriptorsOpen(on: identity) == 1 })
+  }
+
+  @Test func anOwnedDescriptorLentToItsFirstSubscriptionServesTheOthersUntilTheLastEnds()
+    async throws
+  {
+    let pipe = Pipe()
+    defer { close(pipe.write) }
+    let identity = FileIdentity(pipe.read)
+    let stream = try FileDescriptors.lines(of: pipe.read, ownership: .streamCloses)
+    let first = stream.subscribe(next: { _ in })
+    let second = stream.subscribe(next: { _ in })
+    // Beside the write end (same inode): the descriptor and one duplicate.
+    #expect(descriptorsOpen(on: identity) == 3)
+    // The first, which reads the descriptor itself, ends first: the stream keeps it for the
+    // second, and a third subscription still gets a working duplicate of it.
+    first.unsubscribe()
+    let lines = Recorder<String>()
+    let third = stream.subscribe(next: lines.record)
+    second.unsubscribe()
+    pipe.send("still here\n")
+    #expect(await lines.arrival(ofCount: 1))
+    #expect(lines.values == ["still here"])
+    third.unsubscribe()
+    #expect(await eventually { descriptorsOpen(on: identity) == 1 })
+  }
+
   @Test func streamLeavesABorrowedDescriptorOpen() async throws {
     let pipe = Pipe()
     defer {

@@ -3,8 +3,8 @@ import IndefiniteObservable
 import Multicast
 import Synchronization
 
-/// What every reader of a descriptor stream owns for one subscription: its duplicate of the
-/// stream's descriptor, its private serial queue, its subscriber behind an `ObserverGate` bound
+/// What every reader of a descriptor stream owns for one subscription: its descriptor (the
+/// stream's own, or a duplicate, see ``DescriptorHolder``), its private serial queue, its subscriber behind an `ObserverGate` bound
 /// to the actor that made the stream, and the steps that end it. The readers below it
 /// (``SourceReader``, ``FileReader``, ``ReadinessWatcher``) only read.
 ///
@@ -17,16 +17,17 @@ import Synchronization
 ///
 /// Ending, in order: ``disconnect()`` (from any thread) closes the gate, so that no delivery
 /// begins after it returns, ends the subscription's use of the holder, and asks the queue to
-/// ``end()`` the reader, after the turn in progress: that ends the wait under way and closes the
-/// duplicate, and no read begins after it.
+/// ``end()`` the reader, after the turn in progress: that ends the wait under way and gives the
+/// descriptor back to the holder, closing it when the holder says so, and no read begins after
+/// it.
 ///
 /// `@unchecked Sendable`: the subclasses' mutable state is used only on `queue`, one block at a
 /// time (their reads and Dispatch handlers run there); the gate and `isDisconnected` are
 /// thread-safe; the rest is immutable.
 class DescriptorReader<Value: Sendable>: @unchecked Sendable {
-  /// The stream's descriptor, which the subscription's duplicate was made from.
+  /// The stream's descriptor, which the subscription's descriptor is (or duplicates).
   let holder: DescriptorHolder
-  /// The duplicate this reader reads and closes.
+  /// The descriptor this reader reads, and gives back (see ``DescriptorHolder/giveBack(_:)``).
   let fd: Int32
   /// The serial queue on which the reader reads.
   let queue: DispatchQueue
@@ -37,7 +38,7 @@ class DescriptorReader<Value: Sendable>: @unchecked Sendable {
   /// Whether the reader has ended (``end()``); used only on the queue.
   private var isEnding = false
 
-  /// Takes over `fd`, a duplicate acquired from `holder`, for a subscription of `observer`,
+  /// Takes over `fd`, a descriptor acquired from `holder`, for a subscription of `observer`,
   /// which is called on `isolation` only; `queue` is a serial queue of the subscription's own.
   init(
     holder: DescriptorHolder, fd: Int32, queue: DispatchQueue,
@@ -115,13 +116,15 @@ class DescriptorReader<Value: Sendable>: @unchecked Sendable {
     return true
   }
 
-  /// Ends the reader, on the queue: ends the wait under way and closes the duplicate (the poller
-  /// ignores a descriptor whose wait has ended). Runs once; a reader calls it itself when its
+  /// Ends the reader, on the queue: ends the wait under way and gives the descriptor back,
+  /// closing it when the holder says so (a duplicate always; the stream's own descriptor when
+  /// its last use has ended). The poller ignores a descriptor whose wait has ended. Runs once; a reader calls it itself when its
   /// stream has nothing more to give, and ``disconnect()`` calls it.
   final func end() {
     guard !isEnding else { return }
     isEnding = true
     endWaiting()
+    guard holder.giveBack(fd) else { return }
     System.close(fd)
     LiveResources.closed(.descriptors)
   }

@@ -25,11 +25,13 @@ import Multicast
 ///   descriptor opened in the wrong direction are a thrown ``FileDescriptorError``, because
 ///   Dispatch crashes on -1 and goes silent on the others.
 /// - Ownership: ``DescriptorOwnership/streamCloses`` hands the descriptor to the stream, which
-///   closes it when its last active subscription unsubscribes, or when the stream is released
-///   without ever being subscribed; ``DescriptorOwnership/callerCloses`` leaves it open. Each
-///   subscription reads a close-on-exec duplicate of its own, which the stream closes once
-///   Dispatch has let go of it, so closing your descriptor after `unsubscribe()` returns is
-///   always safe. Do not close it while subscribed: new subscriptions would fail.
+///   closes it once its last active subscription has unsubscribed, or when the stream is
+///   released without ever being subscribed; its first subscription reads that descriptor
+///   itself, so a followed file costs one descriptor. ``DescriptorOwnership/callerCloses``
+///   leaves it open: each subscription then reads a close-on-exec duplicate of its own, which
+///   the stream closes once it has stopped waiting on it, so closing your descriptor after
+///   `unsubscribe()` returns is always safe. Do not close it while subscribed: new
+///   subscriptions would fail.
 /// - Threading: a stream is made on an actor (the main actor in top-level code and in
 ///   `@MainActor` types), and values and statuses are delivered on that actor, one call at a
 ///   time and in order; the reading happens on a private serial queue per subscription. Code
@@ -182,7 +184,7 @@ public enum FileDescriptors {
       let queue = DispatchQueue(label: "IndefiniteObservable.FileDescriptors")
       let fd: Int32
       switch holder.acquire() {
-      case .success(let duplicate): fd = duplicate
+      case .success(let acquired): fd = acquired
       case .failure(let failure): return report(failure, to: observer, isolation: isolation)
       }
       guard isRegular else {

@@ -41,7 +41,7 @@ final class FileReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>, 
   // Whether a read pass is waiting on the queue: passes asked for meanwhile merge into it.
   private let pending = Atomic(false)
 
-  /// Takes over `fd`, a duplicate acquired from `holder`, which the reader now owns; the first
+  /// Takes over `fd`, a descriptor acquired from `holder`, which the reader now owns; the first
   /// pass waits for the first ``refill()``, which the stream asks for once it has subscribed to
   /// its refill trigger (so that a write right after the first pass read is never missed: its
   /// trigger comes after the subscription). `following` keeps an unfinished last line for the next pass instead of flushing

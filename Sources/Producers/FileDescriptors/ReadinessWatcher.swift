@@ -18,7 +18,7 @@ final class ReadinessWatcher: DescriptorReader<Int>, @unchecked Sendable {
   // `POLLIN` or `POLLOUT`.
   private let events: Int16
 
-  /// Starts watching `fd`, a duplicate acquired from `holder`, which the watcher now owns.
+  /// Starts watching `fd`, a descriptor acquired from `holder`, which the watcher now owns.
   init(
     holder: DescriptorHolder,
     fd: Int32,

@@ -33,7 +33,7 @@ final class SourceReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>
   private let chunkSize: Int
   // Whether reading is over (end of file or failure), and whether the reader is on its way out.
 
-  /// Starts reading `fd`, a duplicate acquired from `holder`, which the reader now owns.
+  /// Starts reading `fd`, a descriptor acquired from `holder`, which the reader now owns.
   init(
     holder: DescriptorHolder,
     fd: Int32,

@@ -189,6 +189,20 @@ final class FollowProcess: @unchecked Sendable {
     return Int(line.split(separator: " ").dropFirst().first ?? "")
   }
 
+  /// How many of the program's descriptors are open on the file at `path` (Linux: the entries
+  /// of /proc/PID/fd on its device and inode), or -1.
+  func descriptorsOpen(on path: String) -> Int {
+    var file = stat()
+    guard stat(path, &file) == 0,
+      let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")
+    else { return -1 }
+    return entries.filter { entry in
+      var info = stat()
+      return stat("/proc/\(pid)/fd/\(entry)", &info) == 0 && info.st_dev == file.st_dev
+        && info.st_ino == file.st_ino
+    }.count
+  }
+
   /// The number of descriptors the program has open (Linux: entries of /proc/PID/fd).
   var openDescriptorCount: Int {
     (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1

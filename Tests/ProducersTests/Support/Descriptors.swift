@@ -90,3 +90,12 @@ struct FileIdentity: Equatable {
 func isStillOpen(_ fd: Int32, _ identity: FileIdentity?) -> Bool {
   identity != nil && FileIdentity(fd) == identity
 }
+
+/// How many of this process's descriptors are open on the file `identity` names (one pipe end,
+/// one file): a test's own pipe or file, so other tests running beside it do not count.
+func descriptorsOpen(on identity: FileIdentity?) -> Int {
+  guard let identity,
+    let entries = try? FileManager.default.contentsOfDirectory(atPath: descriptorDirectory)
+  else { return -1 }
+  return entries.compactMap(Int32.init).filter { FileIdentity($0) == identity }.count
+}

@@ -20,7 +20,7 @@ struct FileIdentity: Hashable {
   }
 
   init(_ info: stat) {
-    device = UInt64(info.st_dev)
+    device = UInt64(truncatingIfNeeded: info.st_dev)  // dev_t is signed (Int32) on Darwin
     inode = UInt64(info.st_ino)
   }
 

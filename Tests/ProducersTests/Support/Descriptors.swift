@@ -80,7 +80,7 @@ struct FileIdentity: Equatable {
   init?(_ fd: Int32) {
     var info = stat()
     guard fstat(fd, &info) == 0 else { return nil }
-    device = UInt64(info.st_dev)
+    device = UInt64(truncatingIfNeeded: info.st_dev)  // dev_t is signed (Int32) on Darwin
     inode = UInt64(info.st_ino)
   }
 }

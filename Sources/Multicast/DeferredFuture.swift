@@ -12,9 +12,9 @@ import IndefiniteObservable
 ///   }
 /// }
 ///
-/// // On the main actor, as any shared source is used:
+/// // On the main actor:
 /// var shown: [String] = []
-/// let loading = greeting(for: "Ada").map { $0 + "!" }.subscribe { shown.append($0) }
+/// let loading = greeting(for: "Ada").stream().map { $0 + "!" }.subscribe { shown.append($0) }
 /// // a moment later: shown == ["Hello, Ada!"]
 /// let names = Emitter<String>()
 /// let latest = names.flatMapLatest { greeting(for: $0).stream() }
@@ -27,12 +27,12 @@ import IndefiniteObservable
 /// **Why it is not a `ValueObservable`.** A stream is used where it is made, and a function that
 /// returns one would have to say on which actor its value is delivered: an isolation parameter
 /// at every call site, or a stream bound to no actor, whose subscriber the compiler could not
-/// check. A deferred future is a ``SharedSource`` instead: `Sendable`, made anywhere, and bound to
-/// an actor only where it is used. Its operators (`map`, `filter`, `flatMapLatest`, ...) and
-/// ``subscribe(isolation:_:)`` take the caller's actor, which the compiler passes, and
-/// ``stream(isolation:)`` is the value as a stream for that actor, to hand to an operator that
-/// takes streams. Code on no actor cannot use it, for the reason it cannot subscribe to a shared
-/// emitter: no actor to deliver on.
+/// check. A deferred future is `Sendable` instead, made anywhere, and bound to an actor only
+/// where it is used: ``subscribe(isolation:_:)`` and ``stream(isolation:)`` take the caller's
+/// actor, which the compiler passes, and `stream()` is the value as a stream for that actor, for
+/// operators and for operators that take streams (`flatMapLatest`). Code on no actor cannot use
+/// it, for the reason it cannot subscribe to a `SharedEmitter` with a plain closure: there is no
+/// actor to deliver on.
 ///
 /// - Threading: the work runs in a task of its own, off the subscriber's actor (the completion
 ///   handler runs wherever its API calls it); the value then hops to the subscriber's actor, one
@@ -48,7 +48,7 @@ import IndefiniteObservable
 ///   keeps its subscriber until it ends).
 /// - Bad input: a completion handler that is never called delivers nothing; one called twice
 ///   delivers its first value, as Combine's `Future` does. Neither traps.
-public final class DeferredFuture<Value: Sendable>: SharedSource {
+public final class DeferredFuture<Value: Sendable>: Sendable {
   /// Starts the work for one subscription: calls `deliver` with the value, at most once counted,
   /// and returns what cancels the work.
   private let start: @Sendable (_ deliver: @escaping @Sendable (Value) -> Void) -> Cancel

@@ -33,7 +33,7 @@ private func greeting(for name: String, calls: Counter? = nil) -> DeferredFuture
     #expect(calls.value == 0)
     var seen: [String] = []
     let a = future.subscribe { seen.append("a: \($0)") }
-    let b = future.map { $0.count }.subscribe { seen.append("b: \($0)") }
+    let b = future.stream().map { $0.count }.subscribe { seen.append("b: \($0)") }
     #expect(await eventually { seen.count == 2 })
     #expect(calls.value == 2)
     #expect(Set(seen) == ["a: Hello, Ada", "b: 10"])

@@ -13,6 +13,10 @@
 ///
 /// - Threading: the value is delivered on the subscribing thread, before `subscribe` returns.
 /// - Lifetime: it keeps ``output`` alive as long as it lives.
+/// - Name: a file that imports Combine (or OpenCombine) too sees two `Just`s, and the module's
+///   name cannot tell them apart, because the class ``IndefiniteObservable`` hides it. Name ours
+///   once in a file that does not import Combine (`typealias ValueJust<T> = Just<T>`), or write
+///   `Combine.Just` for Combine's.
 public final class Just<T>: ValueObservable<T> {
   /// The value each subscriber receives.
   public let output: T

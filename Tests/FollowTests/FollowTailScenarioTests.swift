@@ -149,6 +149,7 @@ import Testing
     symlink("target2", scratch.file("link.new"))
     rename(scratch.file("link.new"), scratch.file("link"))
     #expect(follow.waitForNote("link: replaced"))
+    Thread.sleep(forTimeInterval: 0.5)  // the target is made later, not at once
     append("X2", to: scratch.file("target2"))
     #expect(follow.waitForLines(2, seconds: 10))
     append("X3", to: scratch.file("target2"))

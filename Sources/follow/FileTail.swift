@@ -29,10 +29,12 @@ struct FollowError: Error, CustomStringConvertible {
 /// A last line without a newline is held until its newline comes, however long that takes (a
 /// block-buffered writer may finish it seconds or minutes later), so lines come out whole. It
 /// is printed unfinished only when nothing more of it can come through this tail: when the tail
-/// stops (at exit, or a rotated-away file closed once quiet), when the file is truncated, and
-/// when a pipe's writer closes it. Printed then, it is printed once: when its rest arrives (after
-/// a restart with a state file), an empty rest (just the newline) is not printed at all, and
-/// any other rest is a line of its own.
+/// stops (at exit without a state file, or a rotated-away file closed once quiet), when the file
+/// is truncated, and when a pipe's writer closes it. With a state file, a tail stopped at exit
+/// leaves it out of ``position``, so that the next run prints it whole. Printed unfinished, it is
+/// printed once: when its rest arrives (after a restart with a state file written by a run that
+/// printed it), an empty rest (just the newline) is not printed at all, and any other rest is a
+/// line of its own.
 ///
 /// On the main actor: it is made, used and stopped there, and its streams deliver there.
 @MainActor final class FileTail {

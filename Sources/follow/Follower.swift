@@ -6,7 +6,9 @@ import Producers
 
 /// The whole of `follow`: a ``FollowedPath`` per file (a ``FileTail`` for standard input), a
 /// heartbeat timer, the state file and its timer, and the signals that reload (SIGHUP) and stop
-/// it (SIGINT, SIGTERM), all delivering on the main actor.
+/// it (SIGINT, SIGTERM: after reading every open file to its present end, for at most
+/// ``drainLimit``), all delivering on the main actor; and a watch of standard output that ends
+/// the program once its reader has gone (see `Output.watchForAClosedOutput()`).
 ///
 /// On the main actor: it is started there (``start()``) and every stream it subscribes to
 /// delivers there, while the reading, watching and timing happen on the producers' own queues.

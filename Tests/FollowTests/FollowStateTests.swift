@@ -220,6 +220,37 @@ import Testing
     #expect(follow.lines == ["half", "next"])
   }
 
+  /// A restart in a rotation's window: the log renamed away while `follow` was down, the new
+  /// one not made yet. The rest of the old file is printed, the missing name is awaited, and
+  /// the new file is printed from its start once the writer makes it (before issue 35, `follow`
+  /// exited with status 2 and stayed down until the next restart).
+  @Test func aRestartInARotationsWindowAwaitsTheNewFile() throws {
+    let scratch = Scratch()
+    defer { scratch.remove() }
+    let log = scratch.file("app.log")
+    let state = scratch.file("follow.state")
+    let writer = LogWriter(log)
+    var follow = try FollowProcess(["--state", state, "app.log"], in: scratch.path)
+    #expect(follow.waitForNote("following app.log"))
+    writer.write("1")
+    #expect(follow.waitForLines(1))
+    follow.send(SIGTERM)
+    #expect(follow.exitStatus() == 0)
+
+    rename(log, log + ".1")
+    writer.write("2")  // still into the old file
+    follow = try FollowProcess(["--state", state, "app.log"], in: scratch.path)
+    #expect(follow.waitForLines(1))
+    #expect(follow.waitForNote("cannot open app.log: No such file or directory"))
+    writer.reopen(log)
+    writer.write("3")
+    #expect(follow.waitForLines(2, seconds: 10))
+    follow.send(SIGTERM)
+    #expect(follow.exitStatus() == 0)
+    writer.close()
+    #expect(follow.lines == ["2", "3"])
+  }
+
   /// A file deleted a moment before SIGTERM holds lines that only `follow`'s descriptor can
   /// still read: they are read and printed before it exits (before issue 35 they were lost).
   @Test func linesOfAFileDeletedJustBeforeSIGTERMArePrintedBeforeExit() throws {

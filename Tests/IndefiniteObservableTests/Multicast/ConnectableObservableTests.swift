@@ -108,6 +108,34 @@ import Testing
     subscription.unsubscribe()
   }
 
+  /// The connection ends while the upstream is still connecting (here from inside its connect,
+  /// through a second `connect()`, which returns the same connection): the upstream is
+  /// disconnected as soon as its connect returns, never left connected.
+  @Test func aConnectionEndedWhileTheUpstreamConnectsIsDisconnectedOnceItHasConnected() {
+    var connectable: ConnectableObservable<Int>?
+    var connects = 0
+    var disconnects = 0
+    let upstream = ValueObservable<Int> { observer in
+      connects += 1
+      connectable?.connect().unsubscribe()
+      observer.next(1)
+      return { disconnects += 1 }
+    }
+    connectable = upstream.makeConnectable()
+    var seen: [Int] = []
+    let subscription = connectable?.subscribe { seen.append($0) }
+    let connection = connectable?.connect()
+    #expect(connects == 1 && disconnects == 1)
+    #expect(seen == [1])
+    connection?.unsubscribe()
+    #expect(disconnects == 1)
+    let again = connectable?.connect()  // A new connection: the ended one was forgotten.
+    #expect(connects == 2)
+    again?.unsubscribe()
+    subscription?.unsubscribe()
+    connectable = nil  // The upstream's closure holds `connectable`, which holds the upstream.
+  }
+
   @Test func autoconnectConnectsOnTheFirstSubscriberAndDisconnectsAfterTheLast() {
     let source = CallbackSource<Int>()
     let shared = source.stream.makeConnectable().autoconnect()

@@ -17,15 +17,15 @@ final class MulticastEntry<T>: @unchecked Sendable {
   /// The subscriber of an owner-bound subscription, called with the owner.
   @usableFromInline let boundNext: ((AnyObject, T) -> Void)?
   /// The atomic words that say whether values are delivered.
-  @usableFromInline let state: MulticastState
+  @usableFromInline let state: DeliveryState
   /// Identifies the entry in its list, for removal.
   let id: Int
   /// Where values are delivered; on the sending thread when nil.
   let queue: DispatchQueue?
   /// Whether the subscription ends after a number of deliveries (counted in `state`).
   let isLimited: Bool
-  /// The state of a delivering subscription: ``MulticastState/fast``,
-  /// ``MulticastState/bound`` or ``MulticastState/active``.
+  /// The state of a delivering subscription: ``DeliveryState/fast``,
+  /// ``DeliveryState/bound`` or ``DeliveryState/active``.
   let activeState: Int
   /// The object the subscription is bound to, if any: it ends when the object is gone.
   @usableFromInline weak var owner: AnyObject?
@@ -57,12 +57,12 @@ final class MulticastEntry<T>: @unchecked Sendable {
     self.isLimited = limit != nil
     self.activeState =
       switch (queue == nil && limit == nil, ownerID == nil) {
-      case (true, true): MulticastState.fast
-      case (true, false): MulticastState.bound
-      default: MulticastState.active
+      case (true, true): DeliveryState.fast
+      case (true, false): DeliveryState.bound
+      default: DeliveryState.active
       }
-    self.state = MulticastState(
-      state: replaying ? MulticastState.replaying : activeState, remaining: limit ?? 0)
+    self.state = DeliveryState(
+      state: replaying ? DeliveryState.replaying : activeState, remaining: limit ?? 0)
     LiveResources.opened(.multicastSubscribers)
   }
 

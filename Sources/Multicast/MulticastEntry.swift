@@ -8,10 +8,12 @@ import IndefiniteObservable
 /// closure (and whatever it captured) is released. The subscription's disconnect keeps only the
 /// entry's ``state`` and ``id``.
 ///
-/// `@unchecked Sendable`: every stored property is a `let` except `owner`, written only by
-/// `init`, and `pending`, read and written only under the lock of the entry's storage.
+/// Not `Sendable`: it crosses threads only inside its storage (the send snapshot, a queued
+/// delivery), whose hand-proved `Sendable` claim covers it: every stored property is a `let`
+/// except `owner`, written only by `init`, and `pending`, read and written only under the lock
+/// of the entry's storage.
 @usableFromInline
-final class MulticastEntry<T>: @unchecked Sendable {
+final class MulticastEntry<T> {
   /// The subscriber of a plain subscription (a no-op for an owner-bound one).
   @usableFromInline let next: (T) -> Void
   /// The subscriber of an owner-bound subscription, called with the owner.

@@ -16,12 +16,16 @@ import IndefiniteObservable
 /// (replaced last values, removed entries and the closures they hold), run after the lock is
 /// released. Calls into Dispatch (`async`) are the only work besides bookkeeping done under it.
 ///
-/// `@unchecked Sendable`: the list, the last value and the counters live inside the lock
-/// (`locked`), and the `pending` values of every entry are read and written only inside it too;
-/// the rest is immutable. The lock's state holds the caller's values and closures, which need
+/// `@unchecked Sendable` (one of the four hand-proved claims of the core and Multicast; it covers
+/// the entries, which are not `Sendable`, and the queued deliveries): the list, the last value
+/// and the counters live inside the lock (`locked`), and the `pending` values of every entry are
+/// read and written only inside it too; the rest is immutable. The lock's state holds the caller's values and closures, which need
 /// not be `Sendable`: an `Emitter`'s or a `CurrentValue`'s storage stays in its owner's one
 /// isolation (neither type is `Sendable`), and a `SharedEmitter`, which any thread may use, takes
-/// only `Sendable` values and closures that are `@Sendable` or run on their actor.
+/// only `Sendable` values and closures that are `@Sendable` or run on their actor. A breach is a
+/// race that ThreadSanitizer reports (`.ci/run`) in
+/// MulticastStressTests.manyThreadsSendSubscribeAndUnsubscribeWithinTheContract, which sends,
+/// subscribes and unsubscribes from many threads at once.
 public final class MulticastStorage<T>: @unchecked Sendable {
   /// What owns the storage, for diagnostics.
   enum Kind: String {
@@ -453,8 +457,9 @@ public final class MulticastStorage<T>: @unchecked Sendable {
 
 /// A value on its way to a queue subscriber.
 ///
-/// `@unchecked Sendable`: it carries the value and the subscriber across to the queue, which is
-/// what the subscriber asked for; the public APIs that take a queue require `T: Sendable`.
+/// `@unchecked Sendable`, under the storage's claim above: it carries the value and the
+/// subscriber across to the queue, which is what the subscriber asked for; the public APIs that
+/// take a queue require `T: Sendable` and a `@Sendable` closure.
 private struct QueuedDelivery<T>: @unchecked Sendable {
   let storage: MulticastStorage<T>
   let entry: MulticastEntry<T>

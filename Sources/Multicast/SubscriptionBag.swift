@@ -43,13 +43,10 @@ import IndefiniteObservable
 /// - Lifetime: the bag keeps its subscriptions (and what their disconnects keep, such as the
 ///   subscribers of a cold stream) until it ends them; it does not keep the sources. `deinit`
 ///   calls ``unsubscribeAll()``.
-public final class SubscriptionBag: @unchecked Sendable {
-  // `@unchecked Sendable`: the entries live inside the lock. An entry holds its source and the
-  // object it is about weakly; neither is `Sendable`, but both are only ever compared by
-  // identity, never called.
+public final class SubscriptionBag: Sendable {
   private let state = LockedState(State())
 
-  private struct State {
+  private struct State: Sendable {
     var entries: [Entry] = []
     // The entry count at which `insert` next drops the subscriptions that have ended.
     var pruneAt = 16
@@ -75,13 +72,13 @@ public final class SubscriptionBag: @unchecked Sendable {
   }
 
   /// A source and the object its subscription is about, by address.
-  private struct OnceKey: Hashable {
+  private struct OnceKey: Hashable, Sendable {
     let source: ObjectIdentifier
     let object: ObjectIdentifier?
   }
 
   /// What `subscribeOnce` holds for one source and object.
-  private enum OnceSlot {
+  private enum OnceSlot: Sendable {
     /// Its subscription is being made.
     case reserved
     /// Its subscription, which counts while it has not ended and both its source and object are
@@ -97,14 +94,19 @@ public final class SubscriptionBag: @unchecked Sendable {
   }
   /// One subscription, the source it was made to with ``subscribe(to:about:_:)``, if any, and
   /// the object it is about, if any.
-  private struct Entry {
+  private struct Entry: Sendable {
     let subscription: Subscription
     // The addresses, compared first, so that no weak reference is loaded (which could release
     // the last strong one, and run a deinit, under the lock) unless it may match.
     let sourceID: ObjectIdentifier?
-    weak var source: AnyObject?
+    // `nonisolated(unsafe)`: neither object need be `Sendable`, but each weak reference is only
+    // loaded to compare it by identity (`===`), never to call it, and loading a weak reference is
+    // safe against its object's release on another thread. A call through one would be a
+    // breach; SubscriptionBagTests' concurrent tests under ThreadSanitizer (`.ci/run`) watch
+    // the loads.
+    nonisolated(unsafe) weak var source: AnyObject?
     let objectID: ObjectIdentifier?
-    weak var object: AnyObject?
+    nonisolated(unsafe) weak var object: AnyObject?
 
     /// Whether this entry was made to `object` or is about it; the caller keeps `object` alive.
     /// A freed object whose address was reused never matches: its weak reference reads nil.

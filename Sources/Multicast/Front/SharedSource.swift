@@ -125,13 +125,12 @@ extension SharedSource {
     isolation: isolated any Actor = #isolation,
     _ next: @escaping (Owner, Value) -> Void
   ) -> Subscription {
-    let weakOwner = WeakOwner(owner)
     return _storage.subscribeOnActor(
       replayingLast: replayingLast, limit: limit, isolation: isolation
     ) { delivery in
       .bound(to: owner) { _, value in delivery.deliver(value) }
-    } _: { value in
-      if let owner = weakOwner.object { next(owner, value) }
+    } _: { [weak owner] value in
+      if let owner { next(owner, value) }
     }
   }
 

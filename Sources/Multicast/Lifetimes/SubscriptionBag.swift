@@ -22,7 +22,7 @@ import IndefiniteObservable
 /// ``subscribeOnce(to:about:_:)`` refuses the second one instead, as ZCRMailbox does, with a
 /// thrown ``AlreadySubscribed``.
 /// File subscriptions under the object they are about (`about:`, or a stream that names its
-/// object, see ``ObjectStream``) to end everything one object feeds with one call, as
+/// object, see ``StreamOfObject``) to end everything one object feeds with one call, as
 /// ZCRMailbox's `unsubscribeFrom:` an object does:
 ///
 /// ```swift
@@ -149,8 +149,8 @@ public final class SubscriptionBag: Sendable {
   ///   - source: The stream to subscribe to. The bag holds it weakly.
   ///   - object: The object the subscription is about, to be ended by
   ///     `unsubscribe(from: object)` with every other subscription about it; the bag holds it
-  ///     weakly. When nil (the default), a source that is an ``ObjectStream`` gives its
-  ///     ``ObjectStream/streamedObject``, read once, here; other sources give none.
+  ///     weakly. When nil (the default), a source that is an ``StreamOfObject`` gives its
+  ///     ``StreamOfObject/streamedObject``, read once, here; other sources give none.
   ///   - next: Called with each value.
   /// - Returns: The subscription, which you may also end alone.
   @discardableResult
@@ -160,7 +160,7 @@ public final class SubscriptionBag: Sendable {
     _ next: @escaping (T) -> Void
   ) -> Subscription {
     let subscription = source.subscribe(next)
-    let object = object ?? (source as? any ObjectStream)?.streamedObject
+    let object = object ?? (source as? any StreamOfObject)?.streamedObject
     insert(subscription, source: source, object: object)
     return subscription
   }
@@ -186,7 +186,7 @@ public final class SubscriptionBag: Sendable {
   /// subscriptions made by this method count: ``subscribe(to:about:_:)`` always subscribes.
   /// Callable from any thread: of two threads at once, one subscribes and the other throws.
   ///
-  /// - Parameters: See ``subscribe(to:about:_:)``; a source that is an ``ObjectStream`` gives
+  /// - Parameters: See ``subscribe(to:about:_:)``; a source that is an ``StreamOfObject`` gives
   ///   its object when `object` is nil, for the check too.
   /// - Returns: The new subscription.
   /// - Throws: ``AlreadySubscribed``, with the subscription already in the bag; `next` is not
@@ -197,7 +197,7 @@ public final class SubscriptionBag: Sendable {
     about object: AnyObject? = nil,
     _ next: @escaping (T) -> Void
   ) throws(AlreadySubscribed) -> Subscription {
-    let object = object ?? (source as? any ObjectStream)?.streamedObject
+    let object = object ?? (source as? any StreamOfObject)?.streamedObject
     let key = OnceKey(source: ObjectIdentifier(source), object: object.map(ObjectIdentifier.init))
     // The caller keeps `source` and `object` alive, so loading the weak references of a slot
     // with their addresses releases no last reference under the lock.
@@ -223,7 +223,7 @@ public final class SubscriptionBag: Sendable {
 
   /// Ends the subscriptions in the bag that were made to `object` or are about it: those that
   /// ``subscribe(to:about:_:)`` made to `object` as their source, and those filed under it
-  /// (given `about: object`, or made to an ``ObjectStream`` of it).
+  /// (given `about: object`, or made to an ``StreamOfObject`` of it).
   ///
   /// ```swift
   /// let bag = SubscriptionBag()

@@ -8,9 +8,10 @@
 /// It is thread-safe because `Subscription.unsubscribe()` may run on another thread than the one
 /// delivering values (the one that appends).
 @usableFromInline
-final class DisconnectList: @unchecked Sendable {
-  // `@unchecked Sendable`: the held disconnects live inside the lock, and those taken out are
-  // called after the lock is released; a disconnect is not `Sendable` (4.0's `Disconnect`).
+final class DisconnectList {
+  // Not `Sendable`, as `SerialDisconnect`: it crosses threads only inside the disconnect of
+  // `flatMap`, which a `Subscription` calls from any thread (its claim covers it). The held
+  // disconnects live inside the lock, and those taken out are called after the lock is released.
   // `FlatMapTests.noInnerStreamStaysConnectedAfterUnsubscribeOnAnotherThread` would see a
   // breach (under ThreadSanitizer, a race; otherwise an inner stream left connected).
   private let list = LockedState(List())

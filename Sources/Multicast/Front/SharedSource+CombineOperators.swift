@@ -1,7 +1,8 @@
 import IndefiniteObservable
 
-// The operators that issue 33 added to `ValueObservable`, offered on every shared source, each
-// bound to the actor of the code that applies it, as `SharedSource`'s own (see its contract).
+// The forwarders of the operators that issue 33 added to `ValueObservable`, beside those of
+// `SharedSource+Operators.swift` and in the same form, each bound to the actor of the code that
+// applies it; `.ci/check-parity` checks both files.
 
 extension SharedSource {
   /// The values of every stream that `transform` makes, merged, as a stream for the caller's

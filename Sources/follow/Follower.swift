@@ -85,7 +85,7 @@ import Producers
     }
     if let heartbeat = options.heartbeat {
       subscriptions.append(
-        try Timers.every(heartbeat).subscribe { [unowned self] _ in
+        Timers.every(heartbeat).subscribe { [unowned self] _ in
           if !self.sawLineSinceTick {
             Output.note("idle: no line for \(Options.text(of: heartbeat))")
           }
@@ -95,7 +95,7 @@ import Producers
     if options.statePath != nil {
       saveState()
       subscriptions.append(
-        try Timers.every(Self.stateInterval).subscribe { [unowned self] _ in
+        Timers.every(Self.stateInterval).subscribe { [unowned self] _ in
           self.saveState()
         })
     }
@@ -185,7 +185,7 @@ import Producers
       return
     }
     // Out of the delivery in progress: stopping unsubscribes the stream delivering it.
-    ending = try? Timers.after(.zero).subscribe { [unowned self] _ in
+    ending = Timers.after(.zero).subscribe { [unowned self] _ in
       self.stop(because: "the end of \(Self.standardInputLabel)")
     }
   }

@@ -24,6 +24,8 @@
       var directory: Int32
       var isChecking = false
       var isClosed = false
+      // The alarm of the directory checks, made by the first check; cancelled by `close`.
+      var checks: (any Alarm)?
     }
 
     /// What watching the file at the path found.
@@ -58,7 +60,7 @@
     private let watches: LockedState<Watches>
 
     /// How often a watch with no file at its path checks its directory.
-    static let directoryCheckInterval = DispatchTimeInterval.milliseconds(250)
+    static let directoryCheckInterval = Duration.milliseconds(250)
 
     /// Translates the events of `fileWatch` and `directoryWatch` on `queue`, where it also checks
     /// the directory and sends the changes that a check finds.
@@ -108,14 +110,16 @@
     }
 
     func close() {
-      let (file, directory) = watches.withLock { watches in
+      let (file, directory, checks) = watches.withLock { watches in
         defer {
           watches.file = -1
           watches.directory = -1
           watches.isClosed = true
         }
-        return watches.isClosed ? (-1, -1) : (watches.file, watches.directory)
+        let checks = watches.checks.take()
+        return watches.isClosed ? (-1, -1, checks) : (watches.file, watches.directory, checks)
       }
+      checks?.cancel()
       if file >= 0 { inotify.remove(file, for: receiver) }
       if directory >= 0 { inotify.remove(directory, for: receiver) }
     }
@@ -143,10 +147,18 @@
       if starts { scheduleCheck() }
     }
 
+    /// Arms the alarm of the checks (made the first time), which runs the next check on the
+    /// watch's queue: the module's one timer mechanism, on Dispatch's clock.
     private func scheduleCheck() {
-      queue.asyncAfter(deadline: .now() + Self.directoryCheckInterval) { [self] in
-        checkDirectory()
+      let checks = watches.withLock { watches -> (any Alarm)? in
+        guard !watches.isClosed else { return nil }
+        if watches.checks == nil {
+          watches.checks = DispatchAlarm(
+            gate: ObserverGate { [self] _ in checkDirectory() }, leeway: .zero, queue: queue)
+        }
+        return watches.checks
       }
+      checks?.arm(after: Self.directoryCheckInterval, repeating: nil)
     }
 
     /// One check, on the watch's queue: the system gives the watch of the directory at the path,

@@ -4,10 +4,11 @@ import Multicast
 /// Calls a closure on an actor at deadlines of a clock: the one timer mechanism of this module,
 /// behind ``Timers``, `debounce`, `throttle`, `delay` and the file watch's directory checks.
 ///
-/// An alarm is made for one clock, one actor and one closure (``makeAlarm(clock:leeway:isolation:_:)``),
-/// and then armed and re-armed as often as its owner needs; each fire sends the number of fires
-/// it stands for (more than 1 when Dispatch merged fires of a repeating alarm whose queue was
-/// late) through an `ObserverGate` bound to the actor. Three kinds, picked by the clock:
+/// An alarm is made for one clock, one actor and one closure
+/// (``makeAlarm(clock:leeway:isolation:_:)``), and then armed and re-armed as often as its owner
+/// needs; each fire sends the number of fires it stands for (more than 1 when Dispatch merged
+/// fires of a repeating alarm whose queue was late) through an `ObserverGate` bound to the
+/// actor. Three kinds, picked by the clock:
 ///
 /// - `ContinuousClock` and `SuspendingClock`: a `DispatchSourceTimer` (``DispatchAlarm``): one
 ///   thread switch per fire, from the timer's queue to the actor, as a bare Dispatch timer that

@@ -16,8 +16,8 @@
     // The watch's own duplicate of the caller's descriptor, closed by `close`.
     private let duplicate: Int32
     private let watch: Int32
-    // Whether `.deleted` was reported (used on the watch's queue), and whether the watch was
-    // closed (set from any thread).
+    // Whether `.deleted` was reported (used on the inotify instance's queue), and whether the
+    // watch was closed (set from any thread).
     private let state = LockedState((deleted: false, isClosed: false))
 
     init(inotify: Inotify, receiver: InotifyReceiver, duplicate: Int32, watch: Int32) {

@@ -11,8 +11,8 @@
 
   /// The system watch behind a ``FileWatch`` stream, on Linux: watches in the process's one
   /// inotify instance (see ``Inotify``), whose events for them (and only those) are translated
-  /// on the watch's own serial queue and fan out to the stream's subscriptions through a
-  /// `SharedEmitter`.
+  /// on the queue that read them and fan out to the stream's subscriptions through a
+  /// `SharedEmitter`: one thread switch, from that queue to each subscriber's actor.
   ///
   /// Everything is released synchronously when the watcher is: its inotify watches, with their
   /// routes to it, and (for a descriptor watch) its duplicate of the caller's descriptor. So
@@ -23,8 +23,9 @@
     private let translator: any InotifyTranslator
     private let receiver: InotifyReceiver
 
-    /// Watches `path`: the file there, and its name in its parent directory.
-    init(path: String, queue: DispatchQueue) throws(FileWatchError) {
+    /// Watches `path`: the file there, and its name in its parent directory. (`queue` is the
+    /// Apple platforms' watch queue; here the inotify instance's queue does its work.)
+    init(path: String, queue _: DispatchQueue) throws(FileWatchError) {
       switch System.status(path: path) {
       case .success: break
       case .failure(let errno) where errno.rawValue == ENOENT || errno.rawValue == ENOTDIR:
@@ -33,8 +34,7 @@
       }
       let inotify = try Inotify.shared()
       let (directory, name) = Self.split(path)
-      let delivery = Self.deliveryQueue(targeting: queue)
-      let receiver = InotifyReceiver(queue: delivery)
+      let receiver = InotifyReceiver()
       let directoryWatch: Int32
       switch inotify.add(directory, mask: Self.directoryMask, for: receiver) {
       case .success(let watch): directoryWatch = watch
@@ -50,7 +50,7 @@
       }
       let translator = PathTranslator(
         inotify: inotify, receiver: receiver, path: path, directory: directory, name: name,
-        fileWatch: fileWatch, directoryWatch: directoryWatch, queue: delivery,
+        fileWatch: fileWatch, directoryWatch: directoryWatch, queue: inotify.queue,
         send: { [changes] in changes.send($0) })
       self.translator = translator
       self.receiver = receiver
@@ -60,9 +60,9 @@
     /// Watches the file open as `fd`, through its `/proc/self/fd` link, and keeps a duplicate
     /// of `fd` of its own, so that a number the caller closes and the system reuses is never
     /// taken for the watched file.
-    init(descriptor: Int32, queue: DispatchQueue) throws(FileWatchError) {
+    init(descriptor: Int32, queue _: DispatchQueue) throws(FileWatchError) {
       let inotify = try Inotify.shared()
-      let receiver = InotifyReceiver(queue: Self.deliveryQueue(targeting: queue))
+      let receiver = InotifyReceiver()
       let duplicate: Int32
       switch System.duplicate(descriptor) {
       case .success(let made): duplicate = made
@@ -98,11 +98,6 @@
         | IN_ONLYDIR)
     private static let descriptorMask = UInt32(
       IN_MODIFY | IN_ATTRIB | IN_MOVE_SELF | IN_DELETE_SELF)
-
-    /// The serial queue of a watch's own, targeting `queue`, on which its translator runs.
-    private static func deliveryQueue(targeting queue: DispatchQueue) -> DispatchQueue {
-      DispatchQueue(label: "IndefiniteObservable.FileWatch.delivery", target: queue)
-    }
 
     /// The parent directory and the last component of `path`.
     private static func split(_ path: String) -> (directory: String, name: String) {

@@ -42,6 +42,10 @@
       }
     }
 
+    /// The serial queue on which the instance's events are read, and every watch translates
+    /// them and runs its directory checks.
+    var queue: DispatchQueue { channel.queue }
+
     private init(fd: Int32) {
       self.fd = fd
       let routes = LockedState<[Int32: [InotifyReceiver]]>([:])
@@ -51,8 +55,9 @@
       }
     }
 
-    /// Hands each receiver the events of `batch` for its watch descriptors, in order, with one
-    /// hop each; events of descriptors with no receiver (given back already) are dropped.
+    /// Hands each receiver the events of `batch` for its watch descriptors, in order, on the
+    /// queue that read them (no hop); events of descriptors with no receiver (given back
+    /// already) are dropped.
     private static func route(
       _ batch: [InotifyEvent], through routes: LockedState<[Int32: [InotifyReceiver]]>
     ) {

@@ -9,8 +9,8 @@
     import Musl
   #endif
 
-  /// Turns the events of one watch into changes, on the watch's serial queue, and gives its
-  /// watch descriptors back when the watch goes.
+  /// Turns the events of one watch into changes, on the serial queue that read them (the
+  /// inotify instance's), and gives its watch descriptors back when the watch goes.
   protocol InotifyTranslator: Sendable {
     /// The changes that `events` (of every watch in the process) mean for this watch.
     func changes(_ events: [InotifyEvent]) -> [FileChange]

@@ -55,8 +55,8 @@
     private let name: String
     private let queue: DispatchQueue
     private let send: @Sendable (FileChange) -> Void
-    // The watches change on the watch's queue and are given back by `close` from any thread, so
-    // they live in a lock with whether the watch has been closed.
+    // The watches change on the inotify instance's queue and are given back by `close` from any
+    // thread, so they live in a lock with whether the watch has been closed.
     private let watches: LockedState<Watches>
 
     /// How often a watch with no file at its path checks its directory.
@@ -161,8 +161,8 @@
       checks?.arm(after: Self.directoryCheckInterval, repeating: nil)
     }
 
-    /// One check, on the watch's queue: the system gives the watch of the directory at the path,
-    /// which is the one held when that is the directory watched.
+    /// One check, on the inotify instance's queue: the system gives the watch of the directory
+    /// at the path, which is the one held when that is the directory watched.
     private func checkDirectory() {
       let check = watches.withLock { watches -> DirectoryCheck in
         guard !watches.isClosed, watches.file < 0 else {

@@ -8,7 +8,8 @@ import Dispatch
 /// ``FileDescriptors``, which close their descriptor when the subscription ends.
 final class ProcessChannel: Sendable {
   private let fd: Int32
-  private let queue: DispatchQueue
+  /// The serial queue on which the descriptor is read and `receive` runs.
+  let queue: DispatchQueue
   private let receive: @Sendable (UnsafeRawBufferPointer) -> Void
   // Kept only so that the source lives as long as the channel; never used after `init`, so no
   // two threads ever touch it (the Dispatch overlay does not mark sources `Sendable`).

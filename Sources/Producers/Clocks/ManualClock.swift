@@ -109,8 +109,10 @@ public final class ManualClock: Clock, Sendable {
   /// earliest first: each fire is delivered on its subscriber's actor before the next one, and
   /// all of them before this returns.
   ///
-  /// - Parameter isolation: The caller's actor, which the compiler passes; a fire for that actor
-  ///   runs without a hop.
+  /// - Parameters:
+  ///   - duration: How far to move the clock.
+  ///   - isolation: The caller's actor, which the compiler passes; a fire for that actor runs
+  ///     without a hop.
   public func advance(by duration: Duration, isolation: isolated (any Actor)? = #isolation) async {
     let target = now.advanced(by: max(duration, .zero))
     while let due = state.withLock({ $0.takeDue(at: target) }) {

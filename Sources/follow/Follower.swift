@@ -11,7 +11,9 @@ import Producers
 /// the program once its reader has gone (see `Output.watchForAClosedOutput()`).
 ///
 /// On the main actor: it is started there (``start()``) and every stream it subscribes to
-/// delivers there, while the reading, watching and timing happen on the producers' own queues.
+/// delivers there, while the watching and timing happen on the producers' own queues. Regular
+/// files are read on the main actor, in the delivery of the watch that says they changed (see
+/// ``FileTail``): one thread switch from the system to the output.
 @MainActor final class Follower {
   /// How often the state file is written while lines flow.
   static let stateInterval: Duration = .seconds(1)

@@ -10,20 +10,20 @@ extension MulticastStorage where T: Sendable {
     replayingLast: Bool,
     limit: Int?,
     isolation: isolated any Actor,
-    _ entry: (GateFeed<T>) -> MulticastSubscriber<T>,
+    _ entry: (GateDelivery<T>) -> MulticastSubscriber<T>,
     _ next: @escaping (T) -> Void
   ) -> Subscription {
-    let entryState = EntryState()
+    let stateHolder = DeliveryStateHolder()
     let gate = ObserverGate<T>(isolation: isolation) { value in
       // The storage may have ended the entry while the value waited for its hop.
-      guard entryState.state?.delivery != MulticastState.ended else { return }
+      guard stateHolder.state?.delivery != DeliveryState.ended else { return }
       next(value)
     }
-    let feed = GateFeed(gate)
+    let feed = GateDelivery(gate)
     let (disconnect, state) = SendingIsolation.with(isolation) {
       subscribeReportingState(entry(feed), replay: replayingLast, limit: limit)
     }
-    entryState.state = state
+    stateHolder.state = state
     return Subscription {
       gate.close()
       disconnect()
@@ -31,28 +31,11 @@ extension MulticastStorage where T: Sendable {
   }
 }
 
-/// What the storage's entry of an actor-bound subscription holds: it hands each value to the
-/// gate, and closes the gate when the storage lets go of the entry, which releases the
-/// subscriber's closure (a `TopicBus` subscription's closure keeps its subscription, so an entry
-/// that the storage ends by itself would otherwise leave a cycle).
-final class GateFeed<T: Sendable>: Sendable {
-  private let gate: ObserverGate<T>
-
-  init(_ gate: ObserverGate<T>) { self.gate = gate }
-
-  deinit { gate.close() }
-
-  /// Hands `value` to the gate, from a sender that set its isolation with `SendingIsolation`.
-  func deliver(_ value: T) {
-    _ = gate.deliverFromCurrentSender(value)
-  }
-}
-
 /// The state of an actor-bound subscription's storage entry, once `subscribe` has returned it.
 ///
 /// Read and written only on the subscription's actor: by `subscribeOnActor`, which is isolated
 /// to it, and by the gate's closure, which runs only there.
-private final class EntryState {
-  var state: MulticastState?
+private final class DeliveryStateHolder {
+  var state: DeliveryState?
 
 }

@@ -4,8 +4,14 @@ extension MulticastStorage where T: Sendable {
   /// Subscribes `next` to run on `isolation`, through an actor-bound gate that the storage's
   /// entry (made by `entry`) feeds. The gate closes when the subscription ends, whichever way it
   /// ends: by `unsubscribe()`, or when the storage lets go of the entry (`unsubscribe(owner)`,
-  /// `unsubscribeAll()`, a limit, a lost owner), so that the closure is released then and
-  /// nothing waiting for its hop is delivered after.
+  /// `unsubscribeAll()`, a lost owner), so that the closure is released then and nothing
+  /// waiting for its hop is delivered after.
+  ///
+  /// A positive limit is counted here, on the actor, as values are delivered, not by the storage
+  /// as they are handed to the gate: the storage lets go of an entry that has used its limit,
+  /// and the gate would then drop the values it counted that still wait for their hop. The
+  /// subscription ends after its last delivery (values handed to the gate meanwhile are
+  /// dropped).
   func subscribeOnActor(
     replayingLast: Bool,
     limit: Int?,
@@ -14,20 +20,35 @@ extension MulticastStorage where T: Sendable {
     _ next: @escaping (T) -> Void
   ) -> Subscription {
     let entryState = EntryState()
+    let countsHere = limit.map { $0 > 0 } ?? false
+    entryState.left = countsHere ? limit : nil
     let gate = ObserverGate<T>(isolation: isolation) { value in
       // The storage may have ended the entry while the value waited for its hop.
       guard entryState.state?.delivery != MulticastState.ended else { return }
+      if let left = entryState.left {
+        guard left > 0 else { return }
+        entryState.left = left - 1
+      }
       next(value)
+      if entryState.left == 0 { entryState.endAtLimit?() }
     }
     let feed = GateFeed(gate)
     let (disconnect, state) = SendingIsolation.with(isolation) {
-      subscribeReportingState(entry(feed), replay: replayingLast, limit: limit)
+      subscribeReportingState(
+        entry(feed), replay: replayingLast, limit: countsHere ? nil : limit)
     }
     entryState.state = state
-    return Subscription {
+    let end = {
       gate.close()
       disconnect()
     }
+    if entryState.left == 0 {
+      end()  // the replay used the limit
+    } else if countsHere {
+      // Released by `gate.close()`, which every end of the subscription calls.
+      entryState.endAtLimit = end
+    }
+    return Subscription(end)
   }
 }
 
@@ -54,5 +75,9 @@ final class GateFeed<T: Sendable>: Sendable {
 /// to it, and by the gate's closure, which runs only there.
 private final class EntryState {
   var state: MulticastState?
-
+  /// The deliveries left to a subscription whose positive limit is counted on the actor.
+  var left: Int?
+  /// Ends the subscription once its limit is used; set after `subscribe` for such a
+  /// subscription, and released with the gate's closure.
+  var endAtLimit: (() -> Void)?
 }

@@ -13,8 +13,9 @@ extension Emitter where T: Sendable {
   @available(
     *, unavailable,
     message: """
-      'on:' takes a DispatchQueue, not an OperationQueue, a RunLoop or an actor: pass a \
-      DispatchQueue, or subscribe without 'on:' in main-actor code to run on the main actor
+      'on:' takes a DispatchQueue (or .sendingThread on a shared source), not an \
+      OperationQueue, a RunLoop or an actor: pass a DispatchQueue, or subscribe without 'on:' \
+      in main-actor code to run on the main actor
       """
   )
   @discardableResult
@@ -27,8 +28,9 @@ extension Emitter where T: Sendable {
   @available(
     *, unavailable,
     message: """
-      'on:' takes a DispatchQueue, not an OperationQueue, a RunLoop or an actor: pass a \
-      DispatchQueue, or subscribe without 'on:' in main-actor code to run on the main actor
+      'on:' takes a DispatchQueue (or .sendingThread on a shared source), not an \
+      OperationQueue, a RunLoop or an actor: pass a DispatchQueue, or subscribe without 'on:' \
+      in main-actor code to run on the main actor
       """
   )
   @discardableResult
@@ -43,8 +45,9 @@ extension CurrentValue where T: Sendable {
   @available(
     *, unavailable,
     message: """
-      'on:' takes a DispatchQueue, not an OperationQueue, a RunLoop or an actor: pass a \
-      DispatchQueue, or subscribe without 'on:' in main-actor code to run on the main actor
+      'on:' takes a DispatchQueue (or .sendingThread on a shared source), not an \
+      OperationQueue, a RunLoop or an actor: pass a DispatchQueue, or subscribe without 'on:' \
+      in main-actor code to run on the main actor
       """
   )
   @discardableResult
@@ -57,8 +60,9 @@ extension CurrentValue where T: Sendable {
   @available(
     *, unavailable,
     message: """
-      'on:' takes a DispatchQueue, not an OperationQueue, a RunLoop or an actor: pass a \
-      DispatchQueue, or subscribe without 'on:' in main-actor code to run on the main actor
+      'on:' takes a DispatchQueue (or .sendingThread on a shared source), not an \
+      OperationQueue, a RunLoop or an actor: pass a DispatchQueue, or subscribe without 'on:' \
+      in main-actor code to run on the main actor
       """
   )
   @discardableResult
@@ -73,9 +77,9 @@ extension SharedEmitter {
   @available(
     *, unavailable,
     message: """
-      'on:' takes a DispatchQueue or .sendingThread, not an OperationQueue, a RunLoop or an \
-      actor: pass a DispatchQueue, or subscribe without 'on:' in main-actor code to run on the \
-      main actor
+      'on:' takes a DispatchQueue (or .sendingThread on a shared source), not an \
+      OperationQueue, a RunLoop or an actor: pass a DispatchQueue, or subscribe without 'on:' \
+      in main-actor code to run on the main actor
       """
   )
   @discardableResult
@@ -88,9 +92,9 @@ extension SharedEmitter {
   @available(
     *, unavailable,
     message: """
-      'on:' takes a DispatchQueue or .sendingThread, not an OperationQueue, a RunLoop or an \
-      actor: pass a DispatchQueue, or subscribe without 'on:' in main-actor code to run on the \
-      main actor
+      'on:' takes a DispatchQueue (or .sendingThread on a shared source), not an \
+      OperationQueue, a RunLoop or an actor: pass a DispatchQueue, or subscribe without 'on:' \
+      in main-actor code to run on the main actor
       """
   )
   @discardableResult
@@ -105,9 +109,9 @@ extension SharedCurrentValue {
   @available(
     *, unavailable,
     message: """
-      'on:' takes a DispatchQueue or .sendingThread, not an OperationQueue, a RunLoop or an \
-      actor: pass a DispatchQueue, or subscribe without 'on:' in main-actor code to run on the \
-      main actor
+      'on:' takes a DispatchQueue (or .sendingThread on a shared source), not an \
+      OperationQueue, a RunLoop or an actor: pass a DispatchQueue, or subscribe without 'on:' \
+      in main-actor code to run on the main actor
       """
   )
   @discardableResult
@@ -137,9 +141,9 @@ extension TopicBus {
   @available(
     *, unavailable,
     message: """
-      'on:' takes a DispatchQueue or .sendingThread, not an OperationQueue, a RunLoop or an \
-      actor: pass a DispatchQueue, or subscribe without 'on:' in main-actor code to run on the \
-      main actor
+      'on:' takes a DispatchQueue (or .sendingThread on a shared source), not an \
+      OperationQueue, a RunLoop or an actor: pass a DispatchQueue, or subscribe without 'on:' \
+      in main-actor code to run on the main actor
       """
   )
   @discardableResult
@@ -152,9 +156,9 @@ extension TopicBus {
   @available(
     *, unavailable,
     message: """
-      'on:' takes a DispatchQueue or .sendingThread, not an OperationQueue, a RunLoop or an \
-      actor: pass a DispatchQueue, or subscribe without 'on:' in main-actor code to run on the \
-      main actor
+      'on:' takes a DispatchQueue (or .sendingThread on a shared source), not an \
+      OperationQueue, a RunLoop or an actor: pass a DispatchQueue, or subscribe without 'on:' \
+      in main-actor code to run on the main actor
       """
   )
   @discardableResult

@@ -9,41 +9,6 @@ import Producers
   import Darwin
 #endif
 
-/// Which file a descriptor or path refers to: its device and inode.
-struct FileIdentity: Hashable {
-  var device: UInt64
-  var inode: UInt64
-
-  init(device: UInt64, inode: UInt64) {
-    self.device = device
-    self.inode = inode
-  }
-
-  init(_ info: stat) {
-    device = UInt64(truncatingIfNeeded: info.st_dev)  // dev_t is signed (Int32) on Darwin
-    inode = UInt64(info.st_ino)
-  }
-
-  /// The identity of the file at `path` now, or nil when there is none.
-  init?(path: String) {
-    guard let info = Self.status(path: path) else { return nil }
-    self.init(info)
-  }
-
-  /// The `stat` of `path`, following links, or nil when there is nothing there.
-  static func status(path: String) -> stat? {
-    var info = stat()
-    return stat(path, &info) == 0 ? info : nil
-  }
-}
-
-extension stat {
-  /// Whether this describes a directory.
-  var isDirectory: Bool { (st_mode & S_IFMT) == S_IFDIR }
-  /// Whether this describes a regular file.
-  var isRegular: Bool { (st_mode & S_IFMT) == S_IFREG }
-}
-
 /// Why `follow` cannot follow a path; reported with exit status 2.
 struct FollowError: Error, CustomStringConvertible {
   var description: String
@@ -64,10 +29,12 @@ struct FollowError: Error, CustomStringConvertible {
 /// A last line without a newline is held until its newline comes, however long that takes (a
 /// block-buffered writer may finish it seconds or minutes later), so lines come out whole. It
 /// is printed unfinished only when nothing more of it can come through this tail: when the tail
-/// stops (at exit, or a rotated-away file closed once quiet), when the file is truncated, and
-/// when a pipe's writer closes it. Printed then, it is printed once: when its rest arrives (after
-/// a restart with a state file), an empty rest (just the newline) is not printed at all, and
-/// any other rest is a line of its own.
+/// stops (at exit without a state file, or a rotated-away file closed once quiet), when the file
+/// is truncated, and when a pipe's writer closes it. With a state file, a tail stopped at exit
+/// leaves it out of ``position``, so that the next run prints it whole. Printed unfinished, it is
+/// printed once: when its rest arrives (after a restart with a state file written by a run that
+/// printed it), an empty rest (just the newline) is not printed at all, and any other rest is a
+/// line of its own.
 ///
 /// On the main actor: it is made, used and stopped there, and its streams deliver there.
 @MainActor final class FileTail {
@@ -110,8 +77,10 @@ struct FollowError: Error, CustomStringConvertible {
   /// Asks the bytes stream to read what was appended to a regular file.
   private let refills = Emitter<Void>(keepsLastValue: false)
   private var caughtUp = false
-  private var started = false
+  private(set) var started = false
   private var stopped = false
+  /// What waits for the bytes received to reach an offset (``readToCurrentEnd(then:)``).
+  private var reachWaiters: [(offset: Int64, action: () -> Void)] = []
 
   /// Takes `fd`, positioned where reading starts, and `checkpoint` of that position; nothing
   /// is read before ``start()``.
@@ -176,9 +145,24 @@ struct FollowError: Error, CustomStringConvertible {
     refills.send()
   }
 
-  /// Stops reading and closes the file, printing an unfinished last line: nothing more of it
-  /// will be read.
-  func stop() {
+  /// Calls `action` once what the file holds now has been received: at once when it has been
+  /// already (or the tail is not reading a regular file), else after the chunk that reaches
+  /// the file's present end, or when the tail is truncated or stopped first. Reads again now,
+  /// so that a pass starts after the file reached that end. On the main actor, from a
+  /// delivery of this tail's bytes (where stopping this tail is not allowed) or from here.
+  func readToCurrentEnd(then action: @escaping () -> Void) {
+    var info = stat()
+    guard isRegular, started, !stopped, fstat(fd, &info) == 0,
+      Int64(info.st_size) > received.offset
+    else { return action() }
+    reachWaiters.append((Int64(info.st_size), action))
+    refills.send()
+  }
+
+  /// Stops reading and closes the file. An unfinished last line is printed when
+  /// `printingUnfinishedLine` (nothing more of it will be read); otherwise it is left out of
+  /// ``position``, for a later run to print it whole.
+  func stop(printingUnfinishedLine: Bool = true) {
     guard !stopped else { return }
     stopped = true
     // Never started: the descriptor is still this tail's own.
@@ -187,7 +171,16 @@ struct FollowError: Error, CustomStringConvertible {
     reading?.unsubscribe()
     watching = nil
     reading = nil
-    printUnfinishedLine()
+    if printingUnfinishedLine { printUnfinishedLine() }
+    releaseWaiters(upTo: .max)
+  }
+
+  /// Calls the waiters whose offset the bytes received reached (all of them with `.max`).
+  private func releaseWaiters(upTo offset: Int64) {
+    guard !reachWaiters.isEmpty else { return }
+    let reached = reachWaiters.filter { $0.offset <= offset }
+    reachWaiters.removeAll { $0.offset <= offset }
+    for waiter in reached { waiter.action() }
   }
 
   private func received(_ chunk: [UInt8]) {
@@ -221,6 +214,7 @@ struct FollowError: Error, CustomStringConvertible {
     }
     // What this chunk printed goes out in one write, now: none waits for the next chunk.
     Output.flushLines()
+    if !reachWaiters.isEmpty { releaseWaiters(upTo: received.offset) }
   }
 
   /// Where the complete lines at the start of `bytes` end (just past the last LF) and how many
@@ -285,6 +279,7 @@ struct FollowError: Error, CustomStringConvertible {
       received = FileCheckpoint()
       endedMidLine = false
       events.truncated(rewritten)
+      releaseWaiters(upTo: .max)
     case .failed(let error):
       events.failed(error)
     }

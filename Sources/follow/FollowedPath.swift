@@ -13,8 +13,21 @@ import Producers
 /// reading once the one started before it has read to its end, so that after a restart the
 /// rest of a rotated-away file is printed before the new file at the path.
 ///
+/// A path with no file to read (missing, a directory, a dangling symbolic link, its directory
+/// missing), at the start or later, is said once on standard error and looked at again every
+/// ``retryInterval`` (and by the watch of the path, when there is one) until a file can be read
+/// there, which is then followed from its start, as `tail -F` does.
+///
+/// Before a new file at the path is read, every rotated-away file still open is read to its
+/// present end, so that a writer's lines come out in the order written when it moves from the
+/// old file to the new one.
+///
 /// On the main actor: every stream it subscribes to delivers there.
 @MainActor final class FollowedPath {
+  /// How often a path with no file to read is looked at again (`tail -F` looks every second
+  /// when it cannot watch): a `stat` of the path, while there is no file.
+  static let retryInterval: Duration = .milliseconds(250)
+
   /// Where to start reading the file at the path.
   enum Start {
     /// At the end, less the last `lines` lines.
@@ -34,6 +47,14 @@ import Producers
   private let print: ([String]) -> Void
   private let printText: ((UnsafeRawBufferPointer, Int) -> Void)?
   private var watching: Subscription?
+  /// Looks at the path again while there is no file to read there.
+  private var retrying: Subscription?
+  /// What was said about the path having no file to read, until one is read again.
+  private var reportedAbsence: String?
+  private var stopped = false
+  /// How many rotated-away files are still being read to their present end before the next
+  /// tail starts.
+  private var barriers = 0
   private var current: FileTail?
   private var retiring: [Retiring] = []
   /// The tail started last, until it has read to its end; the tails waiting for it.
@@ -67,33 +88,91 @@ import Producers
     self.rotateWait = rotateWait
     self.print = print
     self.printText = printText
-    if case let info? = FileIdentity.status(path: path), info.isDirectory {
-      throw FollowError(description: "cannot follow \(path): it is a directory")
-    }
-    let changes: ValueObservable<FileChange>
-    do {
-      changes = try FileWatch.changes(at: path)
-    } catch {
-      throw FollowError(description: "\(error)")
-    }
     switch start {
     case .end(let lines):
-      let tail = try openTail(path, at: .lastLines(lines))
-      current = tail
-      schedule(tail)
+      if try !followFileAtPath(at: .lastLines(lines)) { retryLater() }
     case .resume(let entries):
       try resume(entries)
     }
+  }
+
+  /// Follows the file at the path, opened at `position`, when there is one to read: watches the
+  /// path (anew: a symbolic link is followed when the watch is made), then opens the file. When
+  /// there is none (nothing at the path, a dangling link, a directory, the watch failed), says
+  /// so once and returns false. Throws when the file is there but cannot be opened.
+  private func followFileAtPath(at position: Position) throws(FollowError) -> Bool {
+    guard let info = FileIdentity.status(path: path) else {
+      let reason = String(cString: strerror(errno))
+      reportAbsence("cannot open \(path): \(reason); following it once it appears")
+      return false
+    }
+    guard !info.isDirectory else {
+      reportAbsence("\(path) is a directory; following it once a file is there")
+      return false
+    }
+    do {
+      try watchPath()
+    } catch .notFound {
+      reportAbsence("cannot open \(path): gone again; following it once it appears")
+      return false
+    } catch {
+      throw FollowError(description: "\(error)")
+    }
+    let tail = try openTail(path, at: position)
+    current = tail
+    scheduleAfterRotatedAway(tail)
+    reportedAbsence = nil
+    retrying?.unsubscribe()
+    retrying = nil
+    return true
+  }
+
+  /// Watches the path anew, in place of the watch there was: a symbolic link is followed to
+  /// the file it names now.
+  private func watchPath() throws(FileWatchError) {
+    let changes = try FileWatch.changes(at: path)
+    watching?.unsubscribe()
     watching = changes.subscribe { [unowned self] change in self.pathChanged(change) }
+  }
+
+  /// Says `text` on standard error, unless it was said since the path was last followed.
+  private func reportAbsence(_ text: String) {
+    guard reportedAbsence != text else { return }
+    reportedAbsence = text
+    Output.note(text)
+  }
+
+  /// Looks at the path every ``retryInterval`` until a file can be read there.
+  private func retryLater() {
+    guard retrying == nil, !stopped else { return }
+    retrying = try? Timers.every(Self.retryInterval).subscribe { [unowned self] _ in
+      self.retry()
+    }
+  }
+
+  private func retry() {
+    guard current == nil, !stopped else {
+      retrying?.unsubscribe()
+      retrying = nil
+      return
+    }
+    do {
+      if try followFileAtPath(at: .start) {
+        Output.note("\(path) has appeared; following it from its start")
+      }
+    } catch {
+      reportAbsence("\(error)")
+    }
   }
 
   /// Checks that the path still names the file being read, and switches when it does not:
   /// for SIGHUP, and for events a watch can miss.
   func reopen() {
     let atPath = FileIdentity(path: path)
-    guard atPath != current?.identity else { return }
+    guard !(current?.identity.matches(atPath) ?? false) else { return }
     retireCurrent(because: "reopened")
     if atPath != nil { openNew() }
+    if current == nil { retryLater() }
   }
 
   /// How far each open file of the path was printed, rotated-away ones first, for the state
@@ -104,17 +183,29 @@ import Producers
     }
   }
 
-  /// Stops reading every file of the path (printing their unfinished last lines) and the
-  /// watch; ``stateEntries`` still describes where each file was left.
-  func stop() {
+  /// The tails reading the path's files now, rotated-away ones first.
+  var openTails: [FileTail] { retiring.map(\.tail) + [current].compactMap { $0 } }
+
+  /// Stops watching the path for new files, and looking for one: what is open is read on.
+  func stopWatching() {
     watching?.unsubscribe()
-    for file in retiring {
-      file.timer?.unsubscribe()
-      file.tail.stop()
-    }
-    current?.stop()
+    watching = nil
+    retrying?.unsubscribe()
+    retrying = nil
+  }
+
+  /// Stops reading every file of the path and the watch, printing their unfinished last lines
+  /// when `printingUnfinishedLines`; ``stateEntries`` still describes where each file was left.
+  func stop(printingUnfinishedLines: Bool = true) {
+    stopped = true
+    stopWatching()
     waiting = []
     starting = nil
+    for file in retiring {
+      file.timer?.unsubscribe()
+      file.tail.stop(printingUnfinishedLine: printingUnfinishedLines)
+    }
+    current?.stop(printingUnfinishedLine: printingUnfinishedLines)
   }
 
   // MARK: - Starting
@@ -132,10 +223,8 @@ import Producers
   private func resume(_ entries: [StateFile.Entry]) throws(FollowError) {
     let atPath = FileIdentity(path: path)
     for entry in entries {
-      if entry.identity == atPath, current == nil {
-        let tail = try openTail(path, at: .entry(entry))
-        current = tail
-        schedule(tail)
+      if entry.identity.matches(atPath), current == nil {
+        guard try followFileAtPath(at: .entry(entry)) else { continue }
       } else if let found = Self.find(entry.identity, besides: path) {
         Output.note("\(path): reading the rest of \(found), rotated away while follow was stopped")
         guard let tail = try? openTail(found, at: .entry(entry)) else { continue }
@@ -147,13 +236,11 @@ import Producers
         )
       }
     }
-    if current == nil, atPath != nil {
-      if !entries.isEmpty {
+    if current == nil {
+      if atPath != nil, !entries.isEmpty {
         Output.note("\(path): a new file since follow stopped; reading it from its start")
       }
-      let tail = try openTail(path, at: .start)
-      current = tail
-      schedule(tail)
+      if try !followFileAtPath(at: .start) { retryLater() }
     }
   }
 
@@ -165,7 +252,7 @@ import Producers
     }
     var info = stat()
     fstat(fd, &info)
-    let identity = FileIdentity(info)
+    let identity = FileIdentity(info, descriptor: fd)
     let size = Self.size(of: fd, info)
     var checkpoint = FileCheckpoint()
     var midLine = false
@@ -219,7 +306,7 @@ import Producers
   private static func check(
     _ entry: StateFile.Entry, of fd: Int32, named file: String, identity: FileIdentity
   ) -> (FileCheckpoint, midLine: Bool) {
-    guard identity == entry.identity else {
+    guard entry.identity.matches(identity) else {
       Output.note("\(file): not the file recorded in the state file; reading it from its start")
       return (FileCheckpoint(), false)
     }
@@ -251,8 +338,30 @@ import Producers
     if starting == nil { startNext() }
   }
 
+  /// Starts `tail`, a new file at the path, once every rotated-away file still open has been
+  /// read to its present end (and the tails started before it to theirs): a writer that moved
+  /// to the new file wrote its last lines to the old one before, and they come out first.
+  private func scheduleAfterRotatedAway(_ tail: FileTail) {
+    let rotatedAway = retiring.map(\.tail).filter(\.started)
+    waiting.append(tail)
+    guard !rotatedAway.isEmpty else {
+      if starting == nil { startNext() }
+      return
+    }
+    barriers += 1
+    var left = rotatedAway.count
+    for old in rotatedAway {
+      old.readToCurrentEnd { [unowned self] in
+        left -= 1
+        guard left == 0 else { return }
+        self.barriers -= 1
+        self.startNext()
+      }
+    }
+  }
+
   private func startNext() {
-    while starting == nil, !waiting.isEmpty {
+    while starting == nil, barriers == 0, !stopped, !waiting.isEmpty {
       let tail = waiting.removeFirst()
       do {
         try tail.start()
@@ -269,11 +378,12 @@ import Producers
     switch change {
     case .renamed, .deleted:
       retireCurrent(because: "\(change)")
+      retryLater()
     case .replaced:
       retireCurrent(because: "replaced")
       openNew()
     case .created:
-      if current == nil || FileIdentity(path: path) != current?.identity {
+      if current == nil || !(current?.identity.matches(FileIdentity(path: path)) ?? false) {
         retireCurrent(because: "replaced")
         openNew()
       }
@@ -284,15 +394,28 @@ import Producers
     }
   }
 
+  /// Opens the new file at the path, told by the path's watch, which watches it already.
   private func openNew() {
+    guard !stopped else { return }
+    // A link whose target was made after the watch saw the link: the watch followed it to
+    // nothing, and would not see the target's changes. (Unsubscribing the watch from its own
+    // delivery is allowed.)
+    var link = stat()
+    if lstat(path, &link) == 0, link.st_mode & S_IFMT == S_IFLNK { try? watchPath() }
     do {
       let tail = try openTail(path, at: .start)
       current = tail
-      schedule(tail)
+      scheduleAfterRotatedAway(tail)
+      reportedAbsence = nil
+      retrying?.unsubscribe()
+      retrying = nil
       Output.note("\(path): following the new file")
     } catch {
-      // Gone again before it could be opened: the watch reports the next file to appear.
+      // Gone again before it could be opened, or a dangling link: looked at again until there
+      // is a file (the watch may not see it: a link's target is made elsewhere).
       current = nil
+      reportAbsence("\(error); following it once it appears")
+      retryLater()
     }
   }
 
@@ -363,7 +486,7 @@ import Producers
     }
     for name in names.sorted() {
       let file = (directory as NSString).appendingPathComponent(name)
-      if FileIdentity(path: file) == identity { return file }
+      if identity.matches(FileIdentity(path: file)) { return file }
     }
     return nil
   }

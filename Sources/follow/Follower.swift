@@ -6,13 +6,17 @@ import Producers
 
 /// The whole of `follow`: a ``FollowedPath`` per file (a ``FileTail`` for standard input), a
 /// heartbeat timer, the state file and its timer, and the signals that reload (SIGHUP) and stop
-/// it (SIGINT, SIGTERM), all delivering on the main actor.
+/// it (SIGINT, SIGTERM: after reading every open file to its present end, for at most
+/// ``drainLimit``), all delivering on the main actor; and a watch of standard output that ends
+/// the program once its reader has gone (see `Output.watchForAClosedOutput()`).
 ///
 /// On the main actor: it is started there (``start()``) and every stream it subscribes to
 /// delivers there, while the reading, watching and timing happen on the producers' own queues.
 @MainActor final class Follower {
   /// How often the state file is written while lines flow.
   static let stateInterval: Duration = .seconds(1)
+  /// The longest SIGINT or SIGTERM waits for the open files to be read to their present end.
+  static let drainLimit: Duration = .seconds(2)
 
   private let options: Options
   private var paths: [FollowedPath] = []
@@ -30,7 +34,10 @@ import Producers
   private var savedState: StateFile?
   private var reportedSaveProblem = false
   private var stopped = false
+  private var draining: (reason: String, limit: Subscription?)?
   private var ending: Subscription?
+  /// The last lines of standard input, when it is a pipe and `-n` is given: printed at its end.
+  private var inputLastLines: [String] = []
 
   /// The label of standard input in line prefixes and the summary.
   static let standardInputLabel = "standard input"
@@ -56,6 +63,7 @@ import Producers
   /// Starts following every path; throws the first one that cannot be followed, having
   /// released the others.
   func start() throws {
+    Output.watchForAClosedOutput()
     let resumed = loadState()
     for path in options.paths {
       do {
@@ -107,7 +115,7 @@ import Producers
     subscriptions.append(
       try Signals.deliveries(of: .interrupt, .terminate).subscribe {
         [unowned self] signal in
-        self.stop(because: "\(signal)")
+        self.drainThenStop(because: "\(signal)")
       })
     let labels = options.paths.map { $0 == Options.standardInput ? Self.standardInputLabel : $0 }
     Output.note("following \(labels.joined(separator: ", "))")
@@ -123,11 +131,45 @@ import Producers
     }
   }
 
-  /// Stops everything (printing unfinished last lines), records the state, prints the summary
-  /// and calls `onStop`.
+  /// Reads every open file to its present end, for at most ``drainLimit``, then stops: lines
+  /// already written to a file, even one deleted meanwhile that only `follow` can still read,
+  /// are printed before it exits. A second call stops at once.
+  func drainThenStop(because reason: String) {
+    guard !stopped else { return }
+    if draining != nil { return stopSoon(because: reason) }
+    draining = (reason, nil)
+    for path in paths { path.stopWatching() }
+    var tails = paths.flatMap(\.openTails).filter(\.started)
+    if let input { tails.append(input) }
+    var left = tails.count + 1
+    let drained = { [unowned self] in
+      left -= 1
+      if left == 0 { self.stopSoon(because: reason) }
+    }
+    draining?.limit = try? Timers.after(Self.drainLimit).subscribe { [unowned self] _ in
+      self.stopSoon(because: reason)
+    }
+    for tail in tails { tail.readToCurrentEnd(then: drained) }
+    drained()
+  }
+
+  /// Stops on the next turn, out of the delivery in progress (stopping unsubscribes the stream
+  /// delivering it).
+  private func stopSoon(because reason: String) {
+    guard !stopped, ending == nil else { return }
+    ending = try? Timers.after(.zero).subscribe { [unowned self] _ in
+      self.stop(because: reason)
+    }
+    if ending == nil { stop(because: reason) }
+  }
+
+  /// Stops everything, records the state, prints the summary and calls `onStop`. Unfinished
+  /// last lines are printed when there is no state file; with one, they are left for the next
+  /// run, which prints them whole (the state records where they begin).
   func stop(because reason: String) {
     guard !stopped else { return }
     stopped = true
+    draining?.limit?.unsubscribe()
     stopFollowing()
     let saved = options.statePath == nil || saveState()
     let counts = lineCounts.map {
@@ -142,7 +184,8 @@ import Producers
     for subscription in subscriptions { subscription.unsubscribe() }
     subscriptions = []
     ending?.unsubscribe()
-    for path in paths { path.stop() }
+    let printing = options.statePath == nil
+    for path in paths { path.stop(printingUnfinishedLines: printing) }
     input?.stop()
   }
 
@@ -163,14 +206,19 @@ import Producers
       checkpoint = FileCheckpoint(offset: offset)
       lseek(fd, off_t(offset), SEEK_SET)
     }
+    // A pipe's last N lines are known at its end, as `tail -n N` prints them.
+    let keptLines = info.isRegular ? 0 : options.lines
     let tail = FileTail(
-      descriptor: fd, identity: FileIdentity(info), isRegular: info.isRegular, at: checkpoint,
+      descriptor: fd, identity: FileIdentity(info, descriptor: fd), isRegular: info.isRegular,
+      at: checkpoint,
       events: FileTail.Events(
         lines: { [unowned self] lines in
-          self.inputLineCount += lines.count
-          self.sawLineSinceTick = true
-          let output = self.output
-          for line in lines { output(Self.standardInputLabel, line) }
+          guard keptLines == 0 else {
+            self.inputLastLines.append(contentsOf: lines)
+            self.inputLastLines.removeFirst(max(0, self.inputLastLines.count - keptLines))
+            return
+          }
+          self.printInput(lines)
         },
         ended: { [unowned self] in self.standardInputEnded() },
         failed: { error in Output.note("\(Self.standardInputLabel): \(error)") }))
@@ -178,16 +226,24 @@ import Producers
     try tail.start()
   }
 
+  private func printInput(_ lines: [String]) {
+    inputLineCount += lines.count
+    sawLineSinceTick = true
+    for line in lines { output(Self.standardInputLabel, line) }
+  }
+
   /// Standard input's writer closed it: the end, when there is nothing else to follow.
   private func standardInputEnded() {
+    if !inputLastLines.isEmpty {
+      printInput(inputLastLines)
+      inputLastLines = []
+      Output.flushLines()
+    }
     guard paths.isEmpty else {
       Output.note("\(Self.standardInputLabel): ended")
       return
     }
-    // Out of the delivery in progress: stopping unsubscribes the stream delivering it.
-    ending = try? Timers.after(.zero).subscribe { [unowned self] _ in
-      self.stop(because: "the end of \(Self.standardInputLabel)")
-    }
+    stopSoon(because: "the end of \(Self.standardInputLabel)")
   }
 
   // MARK: - State
@@ -221,7 +277,9 @@ import Producers
     of path: String, in resumed: [String: [StateFile.Entry]]
   ) -> FollowedPath.Start {
     guard options.statePath != nil, savedState != nil else { return .end(lines: options.lines) }
-    guard let entries = resumed[FollowedPath.absolute(path)], !entries.isEmpty else {
+    // A path recorded with no file (there was none to read when the state was written) is
+    // resumed too: a file that appeared there since is read from its start.
+    guard let entries = resumed[FollowedPath.absolute(path)] else {
       Output.note("\(path): not in the state file; starting at its end")
       return .end(lines: options.lines)
     }

@@ -30,19 +30,28 @@ struct Options: Equatable {
     file's name when there are several. With FILE -, reads standard input. With no FILE, runs a
     short demo on a log it writes and rotates itself.
 
+    Names are retried, like tail -F: a FILE that is missing, a directory or a dangling
+    symbolic link (its directory may be missing too), at the start or later, is said once on
+    standard error, looked at again every 250ms, and followed from its start once a file is
+    there.
+
     Rotation: when a FILE is renamed away, replaced or deleted, the old file is read until it
-    has been quiet for --rotate-wait, and the new file at the path is followed from its start.
-    A file truncated in place, or truncated and written again past the position read, is read
-    again from its start.
+    has been quiet for --rotate-wait, and the new file at the path is followed from its start,
+    once the old file has been read to its end (each writer's lines come out in the order it
+    wrote them). A file truncated in place, or truncated and written again past the position
+    read, is read again from its start.
 
     Whole lines: a last line without a newline is held until its newline comes, however late
     (a writer whose output goes to a file writes in blocks that cut lines anywhere). It is
-    printed unfinished, once, only when nothing more of it can come: at exit, when its
-    rotated-away file is closed, when its file is truncated, and at the end of standard input.
+    printed unfinished, once, only when nothing more of it can come: at exit (without
+    --state: with it, the state records where the line begins and the next run prints it
+    whole), when its rotated-away file is closed, when its file is truncated, and at the end of
+    standard input.
 
     options:
       -n, --lines N           start with the last N lines of each FILE (default 0: only what
-                              is appended from now on)
+                              is appended from now on); standard input through a pipe: print
+                              its last N lines at its end, like tail -n
           --state FILE        record in FILE how far each FILE was printed (at least once a
                               second, and at exit); started again with the same FILE, print
                               what was appended meanwhile, rotated-away files first, then go on
@@ -66,10 +75,18 @@ struct Options: Equatable {
     be told from growth; follow then goes on from that position. The state check covers up to
     4 KiB before each recorded position; follow says so when it has nothing to compare.
 
-    signals: SIGHUP reopens every FILE; SIGINT or SIGTERM prints a summary and exits with 0.
+    signals: SIGHUP reopens every FILE; SIGINT or SIGTERM reads every open file to its
+    present end (for at most 2s: lines already written are printed, even those of a file
+    deleted meanwhile), prints a summary and exits with 0; a second one stops at once.
+
+    A closed standard output ends follow at once, like tail: when the reader of its pipe left,
+    by SIGPIPE (status 141 in a shell; 1 when SIGPIPE is ignored); when it is closed, with
+    "standard output: Bad file descriptor" and status 1.
+
     exit status: 0 when stopped by a signal, at the end of standard input when it was the only
-    FILE, or at the end of the demo; 1 when the state file could not be written at exit, or the
-    demo lost or doubled a line; 2 on bad usage or a FILE that cannot be followed.
+    FILE, or at the end of the demo; 1 when the state file could not be written at exit, the
+    output is closed, or the demo lost or doubled a line; 2 on bad usage or a FILE that exists
+    but cannot be opened.
     """
 
   /// What `follow` prints for a usage mistake: the mistake and where to look, not the whole

@@ -1,3 +1,6 @@
+import Dispatch
+import Foundation
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -51,7 +54,9 @@
   /// pipe takes it all. Called at the end of each turn that printed lines.
   static func flushLines() {
     guard !pendingLines.isEmpty else { return }
-    pendingLines.withUnsafeBytes { write($0, to: STDOUT_FILENO) }
+    pendingLines.withUnsafeBytes {
+      if let error = write($0, to: STDOUT_FILENO) { outputFailed(error) }
+    }
     pendingLines.removeAll(keepingCapacity: pendingLines.capacity <= largestBatch * 2)
   }
 
@@ -60,10 +65,12 @@
   static func note(_ text: String) {
     flushLines()
     var text = "follow: " + text + "\n"
-    text.withUTF8 { write(UnsafeRawBufferPointer($0), to: STDERR_FILENO) }
+    // Standard error that cannot be written to has nobody to tell.
+    _ = text.withUTF8 { write(UnsafeRawBufferPointer($0), to: STDERR_FILENO) }
   }
 
-  private static func write(_ bytes: UnsafeRawBufferPointer, to fd: Int32) {
+  /// Writes all of `bytes` to `fd`; the error number when it could not.
+  private static func write(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Int32? {
     var rest = bytes
     while !rest.isEmpty {
       #if canImport(Glibc)
@@ -72,9 +79,57 @@
         let written = Darwin.write(fd, rest.baseAddress, rest.count)
       #endif
       if written < 0 && errno == EINTR { continue }
-      if written <= 0 { return }
+      if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+        // A non-blocking descriptor handed to us, full: wait until it takes more.
+        var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        _ = poll(&ready, 1, -1)
+        continue
+      }
+      if written <= 0 { return written < 0 ? errno : EIO }
       rest = UnsafeRawBufferPointer(rebasing: rest[written...])
     }
+    return nil
+  }
+
+  /// Ends `follow` when standard output cannot take the lines, as `tail` does: by SIGPIPE when
+  /// the pipe's reader left (status 141 in a shell; status 1 when SIGPIPE is ignored), else
+  /// with the reason on standard error and status 1.
+  static func outputFailed(_ error: Int32) -> Never {
+    if error == EPIPE { outputClosed() }
+    note("standard output: \(String(cString: strerror(error)))")
+    exit(1)
+  }
+
+  /// Ends `follow` because the reader of its standard output left.
+  static func outputClosed() -> Never {
+    raise(SIGPIPE)
+    exit(1)
+  }
+
+  /// Ends `follow` at once when its standard output is closed, or, once it is a pipe or socket,
+  /// when its reader leaves: `follow` may have nothing to write for a long time, and would
+  /// otherwise run on until its next line. A thread waits in `poll` for the error the system
+  /// reports on the write end of a pipe whose reader has gone; it costs nothing while it
+  /// waits, and nothing on the way of the lines.
+  static func watchForAClosedOutput() {
+    var info = stat()
+    guard fstat(STDOUT_FILENO, &info) == 0 else { outputFailed(errno) }
+    let type = info.st_mode & S_IFMT
+    guard type == S_IFIFO || type == S_IFSOCK else { return }
+    let watcher = Thread {
+      var output = pollfd(fd: STDOUT_FILENO, events: 0, revents: 0)
+      while true {
+        let ready = poll(&output, 1, -1)
+        if ready < 0 && errno == EINTR { continue }
+        guard ready > 0, output.revents & Int16(POLLERR | POLLHUP) != 0 else { return }
+        break
+      }
+      // Ended on the main actor, after the line being written, if any.
+      DispatchQueue.main.async {
+        MainActor.assumeIsolated { () -> Void in outputClosed() }
+      }
+    }
+    watcher.start()
   }
 }
 

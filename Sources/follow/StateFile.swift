@@ -22,7 +22,8 @@ import Producers
 /// ```
 ///
 /// Paths are absolute. `device` and `inode` name the file (so it is found again after a
-/// rename); `offset` is the number of bytes of it whose lines were printed; `fingerprint` is
+/// rename), and `birth`, its birth time in nanoseconds where the system keeps one, tells it
+/// from a file made later on the same inode; `offset` is the number of bytes of it whose lines were printed; `fingerprint` is
 /// the FNV-1a hash of the `checked` bytes before the offset, which tell whether the file still
 /// holds what was printed (see `FileCheckpoint`); `midLine` says that the last line printed had
 /// no newline yet. `machine` is the machine's identity (`/etc/machine-id`, or its host name):
@@ -34,16 +35,20 @@ struct StateFile: Codable, Equatable {
   struct Entry: Codable, Equatable {
     var device: UInt64
     var inode: UInt64
+    /// The file's birth time in nanoseconds since 1970, where the system keeps one; absent in
+    /// states written before it was recorded.
+    var birth: Int64?
     var offset: Int64
     var checked: Int
     var fingerprint: String
     var midLine: Bool
 
-    var identity: FileIdentity { FileIdentity(device: device, inode: inode) }
+    var identity: FileIdentity { FileIdentity(device: device, inode: inode, birth: birth) }
 
     init(identity: FileIdentity, position: FileCheckpoint, midLine: Bool) {
       device = identity.device
       inode = identity.inode
+      birth = identity.birth
       offset = position.offset
       checked = position.window.count
       fingerprint = Self.hex(position.fingerprint)

@@ -190,7 +190,10 @@ import Testing
     #expect(follow.lines == ["short"])
   }
 
-  @Test func anUnfinishedLineAcrossARestartIsNeitherLostNorDoubled() throws {
+  /// With `--state`, a line whose beginning was read when SIGTERM came is not printed at exit:
+  /// the state records where it begins, and the next run prints it whole (before issue 35 it
+  /// was printed unfinished at exit, and its end as a line of its own after the restart).
+  @Test func anUnfinishedLineAcrossARestartIsPrintedWholeByTheNextRun() throws {
     let scratch = Scratch()
     defer { scratch.remove() }
     let log = scratch.file("app.log")
@@ -199,21 +202,115 @@ import Testing
     var follow = try FollowProcess(["--state", state, "app.log"], in: scratch.path)
     #expect(follow.waitForNote("following app.log"))
     let fd = open(log, O_WRONLY | O_APPEND)
-    _ = Array("half".utf8).withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
-    Thread.sleep(forTimeInterval: 0.5)
-    follow.send(SIGTERM)
-    #expect(follow.exitStatus() == 0)
-    #expect(follow.lines == ["half"])
-
-    _ = Array("\nwhole\n".utf8).withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
-    close(fd)
-    follow = try FollowProcess(["--state", state, "app.log"], in: scratch.path)
+    _ = Array("whole\nhal".utf8).withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
     #expect(follow.waitForLines(1))
-    Thread.sleep(forTimeInterval: 0.5)
+    Thread.sleep(forTimeInterval: 0.3)
     follow.send(SIGTERM)
     #expect(follow.exitStatus() == 0)
     #expect(follow.lines == ["whole"])
+    #expect(recordedOffset(in: state, for: log) == size(of: log) - 3)
+
+    _ = Array("f\nnext\n".utf8).withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
+    close(fd)
+    follow = try FollowProcess(["--state", state, "app.log"], in: scratch.path)
+    #expect(follow.waitForLines(2))
+    Thread.sleep(forTimeInterval: 0.3)
+    follow.send(SIGTERM)
+    #expect(follow.exitStatus() == 0)
+    #expect(follow.lines == ["half", "next"])
   }
+
+  /// A restart in a rotation's window: the log renamed away while `follow` was down, the new
+  /// one not made yet. The rest of the old file is printed, the missing name is awaited, and
+  /// the new file is printed from its start once the writer makes it (before issue 35, `follow`
+  /// exited with status 2 and stayed down until the next restart).
+  @Test func aRestartInARotationsWindowAwaitsTheNewFile() throws {
+    let scratch = Scratch()
+    defer { scratch.remove() }
+    let log = scratch.file("app.log")
+    let state = scratch.file("follow.state")
+    let writer = LogWriter(log)
+    var follow = try FollowProcess(["--state", state, "app.log"], in: scratch.path)
+    #expect(follow.waitForNote("following app.log"))
+    writer.write("1")
+    #expect(follow.waitForLines(1))
+    follow.send(SIGTERM)
+    #expect(follow.exitStatus() == 0)
+
+    rename(log, log + ".1")
+    writer.write("2")  // still into the old file
+    follow = try FollowProcess(["--state", state, "app.log"], in: scratch.path)
+    #expect(follow.waitForLines(1))
+    #expect(follow.waitForNote("cannot open app.log: No such file or directory"))
+    writer.reopen(log)
+    writer.write("3")
+    #expect(follow.waitForLines(2, seconds: 10))
+    follow.send(SIGTERM)
+    #expect(follow.exitStatus() == 0)
+    writer.close()
+    #expect(follow.lines == ["2", "3"])
+  }
+
+  /// A file deleted a moment before SIGTERM holds lines that only `follow`'s descriptor can
+  /// still read: they are read and printed before it exits (before issue 35 they were lost).
+  @Test func linesOfAFileDeletedJustBeforeSIGTERMArePrintedBeforeExit() throws {
+    let scratch = Scratch()
+    defer { scratch.remove() }
+    let log = scratch.file("app.log")
+    let state = scratch.file("follow.state")
+    let writer = LogWriter(log)
+    let follow = try FollowProcess(["--state", state, "app.log"], in: scratch.path)
+    #expect(follow.waitForNote("following app.log"))
+    writer.write("first")
+    #expect(follow.waitForLines(1))
+    unlink(log)
+    // Many lines at once, and the signal right after: they wait in the file, not yet read.
+    for number in 1...2000 { writer.write("line \(number)") }
+    follow.send(SIGTERM)
+    #expect(follow.exitStatus() == 0)
+    writer.close()
+    #expect(follow.lines == ["first"] + (1...2000).map { "line \($0)" })
+  }
+
+  /// A state recorded for a file that was deleted while `follow` was stopped, whose inode
+  /// another file beside it then took: that file is not taken for the old one. With device
+  /// and inode alone it was: "shorter than when follow stopped (truncated meanwhile)", and its
+  /// lines printed as the log's (what the storm of issue 35 saw, with 8 logs in a directory).
+  #if os(Linux)
+    @Test func anotherFileOnTheInodeOfAFileDeletedWhileStoppedIsNotTakenForIt() throws {
+      let scratch = Scratch()
+      defer { scratch.remove() }
+      let log = scratch.file("app.log")
+      let state = scratch.file("follow.state")
+      append("old 1", "old 2", "old 3", to: log)
+      var follow = try FollowProcess(["--state", state, "app.log"], in: scratch.path)
+      #expect(follow.waitForNote("following app.log"))
+      follow.send(SIGTERM)
+      #expect(follow.exitStatus() == 0)
+      var old = stat()
+      stat(log, &old)
+      // Delete it and make files until one takes its inode (ext4 gives it back at once).
+      unlink(log)
+      var reused = false
+      for attempt in 0..<50 where !reused {
+        let name = scratch.file("other-\(attempt).log")
+        append("other", to: name)
+        var info = stat()
+        stat(name, &info)
+        reused = info.st_ino == old.st_ino
+      }
+      try #require(reused, "no new file took the inode here")
+      append("new 1", "new 2", to: log)
+      follow = try FollowProcess(["--state", state, "app.log"], in: scratch.path)
+      #expect(follow.waitForLines(2, seconds: 10))
+      Thread.sleep(forTimeInterval: 0.3)
+      follow.send(SIGTERM)
+      #expect(follow.exitStatus() == 0)
+      #expect(follow.lines == ["new 1", "new 2"])
+      #expect(!follow.errors.contains("truncated meanwhile"), "\(follow.errors)")
+      #expect(follow.errors.contains("is gone from its directory"), "\(follow.errors)")
+    }
+  #endif
 
   @Test func aNewPathIsStartedAtItsEndAndOtherPathsAreKept() throws {
     let scratch = Scratch()

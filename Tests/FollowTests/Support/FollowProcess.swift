@@ -21,8 +21,12 @@ final class FollowProcess: @unchecked Sendable {
   /// The write end of the program's standard input, when the test feeds it.
   private let input: FileHandle?
 
-  /// The built program: in the same folder as the test bundle.
+  /// The built program: in the same folder as the test bundle, or the one `FOLLOW_EXECUTABLE`
+  /// names (to run the tests against another build, such as the one before a change).
   static var executable: URL {
+    if let other = ProcessInfo.processInfo.environment["FOLLOW_EXECUTABLE"], !other.isEmpty {
+      return URL(fileURLWithPath: other)
+    }
     let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     return bundle.appendingPathComponent("follow")
   }
@@ -109,6 +113,9 @@ final class FollowProcess: @unchecked Sendable {
 
   /// The process identifier, for signals and /proc.
   var pid: Int32 { process.processIdentifier }
+
+  /// Whether the program is still running.
+  var isRunning: Bool { process.isRunning }
 
   /// Waits until `done(stdout, stderr)` holds, for at most `seconds`; whether it held.
   @discardableResult

@@ -15,9 +15,13 @@ import Synchronization
 ///   `unsubscribe()` (it returns at once). Whether a given disconnect may run on another thread
 ///   than the one that subscribed is up to its stream; the producers of this package allow it.
 public final class Subscription: @unchecked Sendable {
-  // `@unchecked Sendable`: after `init`, `disconnect` is read and cleared only by the one call of
-  // `unsubscribe()` that wins the exchange of `ended`; no other thread touches it. No lock: a
-  // subscription is a single small allocation.
+  // `@unchecked Sendable` (one of the four hand-proved claims of the core and Multicast): after
+  // `init`, `disconnect` is read and cleared only by the one call of `unsubscribe()` that wins the
+  // exchange of `ended`; no other thread touches it. No lock: a subscription is a single small
+  // allocation. The disconnect itself is not `Sendable`; calling it on another thread is the
+  // contract each stream documents (the package's own allow it). A breach shows as a double
+  // call in SubscriptionTests.concurrentUnsubscribesCallDisconnectOnce, and as a race under
+  // ThreadSanitizer (`.ci/run`) in MulticastStressTests.
   private let ended = Atomic(false)
   private var disconnect: Disconnect?
 

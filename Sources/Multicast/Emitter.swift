@@ -87,74 +87,6 @@ public final class Emitter<T>: ValueObservable<T> {
     storage.send(value)
   }
 
-  /// Subscribes `next`, optionally starting with the last value sent or stopping after a number
-  /// of values. `next` runs synchronously on the sending thread.
-  ///
-  /// ```swift
-  /// let status = Emitter<String>()
-  /// status.send("idle")
-  /// status.subscribe(replayingLast: true, limit: 1) { print($0) }  // prints "idle", then ends
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - replayingLast: Deliver the last value sent, if any, before this returns. Values sent
-  ///     from other threads meanwhile arrive after it, never before.
-  ///   - limit: End the subscription after this many values (the replayed one included); nil
-  ///     for no limit. A limit of zero or less delivers nothing.
-  ///   - next: Called with each value.
-  /// - Returns: The subscription; dropping it does not unsubscribe.
-  @discardableResult
-  public func subscribe(
-    replayingLast: Bool = false,
-    limit: Int? = nil,
-    _ next: @escaping (T) -> Void
-  ) -> Subscription {
-    Subscription(storage.subscribe(.plain(next), replay: replayingLast, limit: limit))
-  }
-
-  /// Subscribes `next` bound to `owner`: `next` receives the owner with each value, the owner
-  /// is held weakly, and the subscription ends when the owner is deallocated.
-  ///
-  /// ```swift
-  /// final class Badge {
-  ///   var count = 0
-  /// }
-  /// let messages = Emitter<String>()
-  /// let badge = Badge()
-  /// messages.subscribe(badge) { badge, _ in badge.count += 1 }
-  /// ```
-  ///
-  /// Attach and forget: no need to keep the subscription or to unsubscribe in `deinit`. Use the
-  /// `owner` argument in `next`, not a strong capture of the owner, or the emitter keeps the
-  /// owner alive. A lost owner's subscription is never called again, and is removed at the next
-  /// send or ``subscriberCount``, or by a subscribe once the number of subscribers has doubled
-  /// since the last such sweep (so that subscribing costs the same with many subscribers).
-  ///
-  /// - Parameters: See ``subscribe(replayingLast:limit:_:)``.
-  @discardableResult
-  public func subscribe<Owner: AnyObject>(
-    _ owner: Owner,
-    replayingLast: Bool = false,
-    limit: Int? = nil,
-    _ next: @escaping (Owner, T) -> Void
-  ) -> Subscription {
-    Subscription(storage.subscribe(.bound(to: owner, next), replay: replayingLast, limit: limit))
-  }
-
-  /// Ends every subscription bound to `owner`.
-  ///
-  /// No delivery to them begins after this returns; their `Subscription` objects are left as
-  /// they are (unsubscribing them later does nothing).
-  public func unsubscribe(_ owner: AnyObject) {
-    let id = ObjectIdentifier(owner)
-    storage.endAll { $0.ownerID == id }
-  }
-
-  /// Ends every subscription: no delivery to any of them begins after this returns.
-  public func unsubscribeAll() {
-    storage.endAll()
-  }
-
   /// The last value sent, or nil before the first send; always nil for an emitter made with
   /// `keepsLastValue: false`.
   ///
@@ -162,102 +94,12 @@ public final class Emitter<T>: ValueObservable<T> {
   public var lastValue: T? {
     storage.read().value
   }
-
-  /// The number of subscriptions that have not ended, for diagnostics.
-  ///
-  /// Subscriptions whose owner is gone are removed first. Another thread may change the number
-  /// as soon as it is read.
-  public var subscriberCount: Int {
-    storage.subscriberCount
-  }
-
-  /// The number of values sent since the emitter was created or ``resetSendCount()`` was
-  /// called, for diagnostics.
-  public var sendCount: Int {
-    storage.locked.withLock { $0.sendCount }
-  }
-
-  /// Sets ``sendCount`` back to zero.
-  public func resetSendCount() {
-    storage.locked.withLock { $0.sendCount = 0 }
-  }
-
-  /// The number of subscribers above which subscribing fails an assertion; 100 by default.
-  ///
-  /// A guard against runaway subscription (subscribing in a loop, or never unsubscribing): in a
-  /// debug build, subscribing past the limit stops the program with a message that names the
-  /// emitter's type and the count; in a release build the check does nothing. Raise it for
-  /// emitters that legitimately have many subscribers; `Int.max` turns the check off.
-  ///
-  /// Setting it takes any value, even one below ``subscriberCount`` (then the next subscribe
-  /// fails the assertion); to have such a limit refused at once, call ``setMaxSubscribers(_:)``.
-  public var maxSubscribers: Int {
-    get { storage.locked.withLock { $0.maxSubscribers } }
-    set { storage.locked.withLock { $0.maxSubscribers = newValue } }
-  }
-
-  /// Sets ``maxSubscribers`` to `limit`, or throws if the emitter already has more subscribers
-  /// than that, leaving the limit as it was.
-  ///
-  /// Subscriptions whose owner is gone are removed first, and not counted. Callable from the
-  /// emitter's isolation, like every method of the emitter.
-  ///
-  /// - Throws: ``MaxSubscribersBelowCount``, with the count, when `limit` is below it (a
-  ///   negative `limit` always is).
-  public func setMaxSubscribers(_ limit: Int) throws(MaxSubscribersBelowCount) {
-    try storage.setMaxSubscribers(limit)
-  }
 }
 
-extension Emitter where T: Sendable {
-  /// Subscribes `next` to be called on `queue`, optionally starting with the last value sent
-  /// or stopping after a number of values.
-  ///
-  /// Each value is delivered with `queue.async`; on a serial queue, values from one sending
-  /// thread arrive in order, after the replayed value. A value waiting on the queue is dropped
-  /// if the subscription has ended by the time the queue runs it.
-  ///
-  /// - Parameters: See ``subscribe(replayingLast:limit:_:)``; a limit counts the values
-  ///   enqueued.
-  @discardableResult
-  public func subscribe(
-    on queue: DispatchQueue,
-    replayingLast: Bool = false,
-    limit: Int? = nil,
-    _ next: @escaping @Sendable (T) -> Void
-  ) -> Subscription {
-    Subscription(
-      storage.subscribe(.plain(next), queue: queue, replay: replayingLast, limit: limit))
-  }
+extension Emitter: SingleIsolationSource {
+  /// False: a subscription starts with the next value sent unless it says `replayingLast: true`.
+  public static var replaysLastByDefault: Bool { false }
 
-  /// Subscribes `next` bound to `owner` (see ``subscribe(_:replayingLast:limit:_:)``), to be
-  /// called on `queue` (see ``subscribe(on:replayingLast:limit:_:)``).
-  ///
-  /// The owner is checked on the queue, right before each call.
-  @discardableResult
-  public func subscribe<Owner: AnyObject & Sendable>(
-    _ owner: Owner,
-    on queue: DispatchQueue,
-    replayingLast: Bool = false,
-    limit: Int? = nil,
-    _ next: @escaping @Sendable (Owner, T) -> Void
-  ) -> Subscription {
-    Subscription(
-      storage.subscribe(
-        .bound(to: owner, next), queue: queue, replay: replayingLast, limit: limit))
-  }
-}
-
-extension Emitter where T == Void {
-  /// Sends an event that carries no value: `send()` for `send(())`.
-  ///
-  /// ```swift
-  /// let didTap = Emitter<Void>()
-  /// didTap.subscribe { print("tapped") }
-  /// didTap.send()
-  /// ```
-  @inlinable
-  public func send() {
-    send(())
-  }
+  /// The emitter's subscribers and last value: the module's own, not for use outside it.
+  public var _storage: MulticastStorage<T> { storage }
 }

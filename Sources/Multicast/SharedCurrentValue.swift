@@ -78,14 +78,7 @@ public final class SharedCurrentValue<T: Sendable>: SharedSource {
   }
 
   private func write(_ value: T, isolation: (any Actor)?) {
-    SendingIsolation.with(isolation) {
-      guard let isEqual else { return storage.send(value) }
-      while true {
-        let (current, version) = storage.read()
-        if isEqual(current!, value) { return }
-        if storage.send(value, ifVersion: version) { return }
-      }
-    }
+    SendingIsolation.with(isolation) { storage.write(value, unlessEqual: isEqual) }
   }
 
   /// Changes the value with `body`, atomically: no write from any thread is lost between the
@@ -105,125 +98,14 @@ public final class SharedCurrentValue<T: Sendable>: SharedSource {
   ///   - isolation: The caller's isolation, which the compiler passes.
   ///   - body: Changes the value in place.
   public func update(isolation: isolated (any Actor)? = #isolation, _ body: (inout T) -> Void) {
-    SendingIsolation.with(isolation) {
-      while true {
-        let (current, version) = storage.read()
-        var value = current!
-        body(&value)
-        if let isEqual, isEqual(current!, value) { return }
-        if storage.send(value, ifVersion: version) { return }
-      }
-    }
+    SendingIsolation.with(isolation) { storage.update(unlessEqual: isEqual, body) }
   }
+}
 
-  /// Subscribes `next` to run on the caller's actor with the current value (unless
-  /// `replayingLast` is false), then every change; optionally stopping after a number of values.
-  ///
-  /// - Parameters:
-  ///   - replayingLast: Deliver the current value before this returns (the default); false for
-  ///     the writes that follow only.
-  ///   - limit: End the subscription after this many values (the current value included); nil
-  ///     for no limit. A limit of zero or less delivers nothing.
-  ///   - isolation: The actor `next` runs on: the caller's, which the compiler passes.
-  ///   - next: Called with each value, on `isolation`.
-  /// - Returns: The subscription; dropping it does not unsubscribe.
-  @discardableResult
-  public func subscribe(
-    replayingLast: Bool = true,
-    limit: Int? = nil,
-    isolation: isolated any Actor = #isolation,
-    _ next: @escaping (T) -> Void
-  ) -> Subscription {
-    storage.subscribeOnActor(replayingLast: replayingLast, limit: limit, isolation: isolation) {
-      gate in
-      .plain { gate.deliver($0) }
-    } _: { value in
-      next(value)
-    }
-  }
+extension SharedCurrentValue {
+  /// True: a subscription starts with the current value unless it says `replayingLast: false`.
+  public static var replaysLastByDefault: Bool { true }
 
-  /// Subscribes `next` bound to `owner`, to run on the caller's actor: `next` receives the owner
-  /// with each value, the owner is held weakly, and the subscription ends when the owner is
-  /// deallocated.
-  ///
-  /// - Parameters: See ``subscribe(replayingLast:limit:isolation:_:)``.
-  @discardableResult
-  public func subscribe<Owner: AnyObject>(
-    _ owner: Owner,
-    replayingLast: Bool = true,
-    limit: Int? = nil,
-    isolation: isolated any Actor = #isolation,
-    _ next: @escaping (Owner, T) -> Void
-  ) -> Subscription {
-    let weakOwner = WeakOwner(owner)
-    return storage.subscribeOnActor(
-      replayingLast: replayingLast, limit: limit, isolation: isolation
-    ) { gate in
-      .bound(to: owner) { _, value in gate.deliver(value) }
-    } _: { value in
-      if let owner = weakOwner.object { next(owner, value) }
-    }
-  }
-
-  /// Subscribes `next` to run on the writing thread, synchronously, before the write returns
-  /// (see ``SendingThread``); the current value is delivered on this thread, before this
-  /// returns.
-  ///
-  /// - Parameters: See ``subscribe(replayingLast:limit:isolation:_:)``.
-  @discardableResult
-  public func subscribe(
-    on _: SendingThread,
-    replayingLast: Bool = true,
-    limit: Int? = nil,
-    _ next: @escaping @Sendable (T) -> Void
-  ) -> Subscription {
-    Subscription(storage.subscribe(.plain(next), replay: replayingLast, limit: limit))
-  }
-
-  /// Subscribes `next` to run on `queue`, with the current value first (unless `replayingLast`
-  /// is false); as ``CurrentValue/subscribe(on:replayingLast:limit:_:)``.
-  ///
-  /// - Parameters: See ``subscribe(replayingLast:limit:isolation:_:)``; a limit counts the
-  ///   values enqueued.
-  @discardableResult
-  public func subscribe(
-    on queue: DispatchQueue,
-    replayingLast: Bool = true,
-    limit: Int? = nil,
-    _ next: @escaping @Sendable (T) -> Void
-  ) -> Subscription {
-    Subscription(
-      storage.subscribe(.plain(next), queue: queue, replay: replayingLast, limit: limit))
-  }
-
-  /// The values, as a stream for the caller's actor, starting with the current value: each
-  /// subscription to it runs there, as with ``subscribe(replayingLast:limit:isolation:_:)``.
-  /// The stream that the operators of ``SharedSource`` start from.
-  public func stream(isolation: isolated any Actor = #isolation) -> ValueObservable<T> {
-    ValueObservable { observer in
-      self.storage.subscribeOnActor(replayingLast: true, limit: nil, isolation: isolation) {
-        gate in
-        .plain { gate.deliver($0) }
-      } _: { value in
-        observer.next(value)
-      }.unsubscribe
-    }
-  }
-
-  /// Ends every subscription bound to `owner`.
-  public func unsubscribe(_ owner: AnyObject) {
-    let id = ObjectIdentifier(owner)
-    storage.endAll { $0.ownerID == id }
-  }
-
-  /// Ends every subscription: no delivery to any of them begins after this returns. The value
-  /// is kept.
-  public func unsubscribeAll() {
-    storage.endAll()
-  }
-
-  /// The number of subscriptions that have not ended, for diagnostics.
-  public var subscriberCount: Int {
-    storage.subscriberCount
-  }
+  /// The holder's subscribers and value: the module's own, not for use outside it.
+  public var _storage: MulticastStorage<T> { storage }
 }

@@ -10,9 +10,10 @@
 /// It is thread-safe because `Subscription.unsubscribe()` may run on another thread than the one
 /// delivering values.
 @usableFromInline
-final class SerialDisconnect: @unchecked Sendable {
-  // `@unchecked Sendable`: the held disconnect lives inside the lock, and one taken out is called
-  // after the lock is released; a disconnect is not `Sendable` (4.0's `Disconnect`).
+final class SerialDisconnect {
+  // Not `Sendable`: it crosses threads only inside the disconnects of the operators that use it,
+  // which a `Subscription` calls from any thread (its claim covers them). The held disconnect
+  // lives inside the lock, and one taken out is called after the lock is released.
   private let slot = LockedState(Slot())
 
   /// The held disconnect, in a struct: a closure in a tuple or kept directly as a generic state

@@ -33,9 +33,8 @@ public struct ValuesOnMainActor<T: Sendable> {
     _ owner: Owner,
     _ next: @escaping @MainActor (Owner, T) -> Void
   ) -> Subscription {
-    let weakOwner = WeakOwner(owner)
-    return subscribe { value in
-      if let owner = weakOwner.object { next(owner, value) }
+    return subscribe { [weak owner] value in
+      if let owner { next(owner, value) }
     }
   }
 }

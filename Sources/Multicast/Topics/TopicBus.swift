@@ -187,13 +187,13 @@ public final class TopicBus: Sendable {
   }
 
   /// Calls `handler` with each event of `topic` (from `sender` only, when given), on the
-  /// publishing thread, before `publish` returns (see ``SendingThread``). Parameters as for
+  /// publishing thread, before `publish` returns (see ``SynchronousDelivery``). Parameters as for
   /// ``subscribe(to:from:once:isolation:_:)``.
   @discardableResult
   @inlinable
   public func subscribe<Payload>(
     to topic: Topic<Payload>, from sender: (any AnyObject & Sendable)? = nil, once: Bool = false,
-    on thread: SendingThread, _ handler: @escaping @Sendable (TopicEvent<Payload>) -> Void
+    on thread: SynchronousDelivery, _ handler: @escaping @Sendable (TopicEvent<Payload>) -> Void
   ) -> Subscription {
     add(topic, sender: sender, once: once) { emitter, state in
       emitter.subscribe(on: thread) { event in
@@ -208,7 +208,7 @@ public final class TopicBus: Sendable {
   @inlinable
   public func subscribe<Owner: AnyObject & Sendable, Payload>(
     _ owner: Owner, to topic: Topic<Payload>, from sender: (any AnyObject & Sendable)? = nil,
-    once: Bool = false, on thread: SendingThread,
+    once: Bool = false, on thread: SynchronousDelivery,
     _ handler: @escaping @Sendable (Owner, TopicEvent<Payload>) -> Void
   ) -> Subscription {
     add(topic, sender: sender, once: once) { emitter, state in

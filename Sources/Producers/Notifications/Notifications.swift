@@ -137,20 +137,3 @@ private final class NotificationDelivery<Value: Sendable>: @unchecked Sendable {
     }
   }
 }
-
-/// Tells whether the calling code runs on the main queue, which runs the main actor's jobs (on
-/// Linux a worker thread drains it once the main thread has called `dispatchMain()`, so
-/// `Thread.isMainThread` does not tell).
-private enum MainQueue {
-  // Made and set on the main queue once, by the static initializer (which Swift runs once,
-  // thread-safely); only read afterwards.
-  private static let key: DispatchSpecificKey<Bool> = {
-    let key = DispatchSpecificKey<Bool>()
-    DispatchQueue.main.setSpecific(key: key, value: true)
-    return key
-  }()
-
-  static var isCurrent: Bool {
-    Thread.isMainThread || DispatchQueue.getSpecific(key: key) == true
-  }
-}

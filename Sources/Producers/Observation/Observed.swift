@@ -36,7 +36,7 @@ public enum Observed {
   ///   object's next change or its deinit.
   /// - Lifetime: the stream keeps `root`; a subscription does not. When `root` is deallocated,
   ///   its subscriptions end quietly.
-  /// - Ending by object: the stream is an `ObjectStream` whose `streamedObject` is `root`, so a
+  /// - Ending by object: the stream is an `StreamOfObject` whose `streamedObject` is `root`, so a
   ///   `SubscriptionBag` files what it subscribes to it under `root`, and
   ///   `bag.unsubscribe(from: root)` ends every key path of `root` subscribed through the bag,
   ///   without the streams having been kept. (A stream made from it by an operator names no
@@ -96,7 +96,7 @@ public enum Observed {
 /// The stream that ``Observed/values(_:of:isolation:)`` returns: a `ValueObservable` that names
 /// its root object, for `SubscriptionBag.unsubscribe(from:)`.
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
-private final class KeyPathValues<Root: AnyObject, Value>: ValueObservable<Value>, ObjectStream {
+private final class KeyPathValues<Root: AnyObject, Value>: ValueObservable<Value>, StreamOfObject {
   /// Kept, as the connect closure keeps it too.
   private let root: Root
 

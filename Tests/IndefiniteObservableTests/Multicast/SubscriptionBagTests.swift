@@ -212,7 +212,7 @@ import Testing
     final class Model {
       let changes = Emitter<Int>()
     }
-    final class StreamOfModel: ValueObservable<Int>, ObjectStream {
+    final class StreamOfModel: ValueObservable<Int>, StreamOfObject {
       let model: Model
       var streamedObject: AnyObject? { model }
       init(_ model: Model) {
@@ -242,7 +242,7 @@ import Testing
     final class Model {
       let changes = Emitter<Int>()
     }
-    final class StreamOfModel: ValueObservable<Int>, ObjectStream {
+    final class StreamOfModel: ValueObservable<Int>, StreamOfObject {
       let model: Model
       var streamedObject: AnyObject? { model }
       init(_ model: Model) {

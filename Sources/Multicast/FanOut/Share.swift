@@ -55,10 +55,7 @@ extension ValueObservable {
 /// The lock guards the count and the connection, so that a first subscriber and a last one on
 /// two threads agree on who connects and who disconnects. Connecting and disconnecting the
 /// upstream, and every delivery, run after it is released.
-///
-/// `@unchecked Sendable`: `state` is a `LockedState`, and `upstream` is immutable; only its connect is
-/// called, on the thread of a first subscriber, as ``ValueObservable/share()`` documents.
-private final class SharedConnection<T>: @unchecked Sendable {
+private final class SharedConnection<T> {
   private let upstream: ValueObservable<T>
   private let state = LockedState(State())
 
@@ -71,12 +68,7 @@ private final class SharedConnection<T>: @unchecked Sendable {
 
   /// One connection of the upstream: the emitter that fans its values out, and the upstream's
   /// subscription once it has been made.
-  ///
-  /// `@unchecked Sendable`: it lives in the share's `LockedState`, which requires it. It is only
-  /// ever used in the isolation of the shared stream, which is not `Sendable`: `emitter` (an
-  /// `Emitter`, itself not `Sendable`) receives the upstream's values there and delivers them
-  /// there; `upstream` is a `LockedState`.
-  private final class Connection: @unchecked Sendable {
+  private final class Connection {
     let emitter = Emitter<T>()
     let upstream = LockedState<Subscription?>(nil)
 

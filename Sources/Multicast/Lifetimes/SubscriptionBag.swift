@@ -22,7 +22,7 @@ import IndefiniteObservable
 /// ``subscribeOnce(to:about:_:)`` refuses the second one instead, as ZCRMailbox does, with a
 /// thrown ``AlreadySubscribed``.
 /// File subscriptions under the object they are about (`about:`, or a stream that names its
-/// object, see ``ObjectStream``) to end everything one object feeds with one call, as
+/// object, see ``StreamOfObject``) to end everything one object feeds with one call, as
 /// ZCRMailbox's `unsubscribeFrom:` an object does:
 ///
 /// ```swift
@@ -43,13 +43,10 @@ import IndefiniteObservable
 /// - Lifetime: the bag keeps its subscriptions (and what their disconnects keep, such as the
 ///   subscribers of a cold stream) until it ends them; it does not keep the sources. `deinit`
 ///   calls ``unsubscribeAll()``.
-public final class SubscriptionBag: @unchecked Sendable {
-  // `@unchecked Sendable`: the entries live inside the lock. An entry holds its source and the
-  // object it is about weakly; neither is `Sendable`, but both are only ever compared by
-  // identity, never called.
+public final class SubscriptionBag: Sendable {
   private let state = LockedState(State())
 
-  private struct State {
+  private struct State: Sendable {
     var entries: [Entry] = []
     // The entry count at which `insert` next drops the subscriptions that have ended.
     var pruneAt = 16
@@ -75,13 +72,13 @@ public final class SubscriptionBag: @unchecked Sendable {
   }
 
   /// A source and the object its subscription is about, by address.
-  private struct OnceKey: Hashable {
+  private struct OnceKey: Hashable, Sendable {
     let source: ObjectIdentifier
     let object: ObjectIdentifier?
   }
 
   /// What `subscribeOnce` holds for one source and object.
-  private enum OnceSlot {
+  private enum OnceSlot: Sendable {
     /// Its subscription is being made.
     case reserved
     /// Its subscription, which counts while it has not ended and both its source and object are
@@ -97,14 +94,19 @@ public final class SubscriptionBag: @unchecked Sendable {
   }
   /// One subscription, the source it was made to with ``subscribe(to:about:_:)``, if any, and
   /// the object it is about, if any.
-  private struct Entry {
+  private struct Entry: Sendable {
     let subscription: Subscription
     // The addresses, compared first, so that no weak reference is loaded (which could release
     // the last strong one, and run a deinit, under the lock) unless it may match.
     let sourceID: ObjectIdentifier?
-    weak var source: AnyObject?
+    // `nonisolated(unsafe)`: neither object need be `Sendable`, but each weak reference is only
+    // loaded to compare it by identity (`===`), never to call it, and loading a weak reference is
+    // safe against its object's release on another thread. A call through one would be a
+    // breach; SubscriptionBagTests' concurrent tests under ThreadSanitizer (`.ci/run`) watch
+    // the loads.
+    nonisolated(unsafe) weak var source: AnyObject?
     let objectID: ObjectIdentifier?
-    weak var object: AnyObject?
+    nonisolated(unsafe) weak var object: AnyObject?
 
     /// Whether this entry was made to `object` or is about it; the caller keeps `object` alive.
     /// A freed object whose address was reused never matches: its weak reference reads nil.
@@ -147,8 +149,8 @@ public final class SubscriptionBag: @unchecked Sendable {
   ///   - source: The stream to subscribe to. The bag holds it weakly.
   ///   - object: The object the subscription is about, to be ended by
   ///     `unsubscribe(from: object)` with every other subscription about it; the bag holds it
-  ///     weakly. When nil (the default), a source that is an ``ObjectStream`` gives its
-  ///     ``ObjectStream/streamedObject``, read once, here; other sources give none.
+  ///     weakly. When nil (the default), a source that is an ``StreamOfObject`` gives its
+  ///     ``StreamOfObject/streamedObject``, read once, here; other sources give none.
   ///   - next: Called with each value.
   /// - Returns: The subscription, which you may also end alone.
   @discardableResult
@@ -158,7 +160,7 @@ public final class SubscriptionBag: @unchecked Sendable {
     _ next: @escaping (T) -> Void
   ) -> Subscription {
     let subscription = source.subscribe(next)
-    let object = object ?? (source as? any ObjectStream)?.streamedObject
+    let object = object ?? (source as? any StreamOfObject)?.streamedObject
     insert(subscription, source: source, object: object)
     return subscription
   }
@@ -184,7 +186,7 @@ public final class SubscriptionBag: @unchecked Sendable {
   /// subscriptions made by this method count: ``subscribe(to:about:_:)`` always subscribes.
   /// Callable from any thread: of two threads at once, one subscribes and the other throws.
   ///
-  /// - Parameters: See ``subscribe(to:about:_:)``; a source that is an ``ObjectStream`` gives
+  /// - Parameters: See ``subscribe(to:about:_:)``; a source that is an ``StreamOfObject`` gives
   ///   its object when `object` is nil, for the check too.
   /// - Returns: The new subscription.
   /// - Throws: ``AlreadySubscribed``, with the subscription already in the bag; `next` is not
@@ -195,7 +197,7 @@ public final class SubscriptionBag: @unchecked Sendable {
     about object: AnyObject? = nil,
     _ next: @escaping (T) -> Void
   ) throws(AlreadySubscribed) -> Subscription {
-    let object = object ?? (source as? any ObjectStream)?.streamedObject
+    let object = object ?? (source as? any StreamOfObject)?.streamedObject
     let key = OnceKey(source: ObjectIdentifier(source), object: object.map(ObjectIdentifier.init))
     // The caller keeps `source` and `object` alive, so loading the weak references of a slot
     // with their addresses releases no last reference under the lock.
@@ -221,7 +223,7 @@ public final class SubscriptionBag: @unchecked Sendable {
 
   /// Ends the subscriptions in the bag that were made to `object` or are about it: those that
   /// ``subscribe(to:about:_:)`` made to `object` as their source, and those filed under it
-  /// (given `about: object`, or made to an ``ObjectStream`` of it).
+  /// (given `about: object`, or made to an ``StreamOfObject`` of it).
   ///
   /// ```swift
   /// let bag = SubscriptionBag()

@@ -8,24 +8,26 @@ import IndefiniteObservable
 /// closure (and whatever it captured) is released. The subscription's disconnect keeps only the
 /// entry's ``state`` and ``id``.
 ///
-/// `@unchecked Sendable`: every stored property is a `let` except `owner`, written only by
-/// `init`, and `pending`, read and written only under the lock of the entry's storage.
+/// Not `Sendable`: it crosses threads only inside its storage (the send snapshot, a queued
+/// delivery), whose hand-proved `Sendable` claim covers it: every stored property is a `let`
+/// except `owner`, written only by `init`, and `pending`, read and written only under the lock
+/// of the entry's storage.
 @usableFromInline
-final class MulticastEntry<T>: @unchecked Sendable {
+final class MulticastEntry<T> {
   /// The subscriber of a plain subscription (a no-op for an owner-bound one).
   @usableFromInline let next: (T) -> Void
   /// The subscriber of an owner-bound subscription, called with the owner.
   @usableFromInline let boundNext: ((AnyObject, T) -> Void)?
   /// The atomic words that say whether values are delivered.
-  @usableFromInline let state: MulticastState
+  @usableFromInline let state: DeliveryState
   /// Identifies the entry in its list, for removal.
   let id: Int
   /// Where values are delivered; on the sending thread when nil.
   let queue: DispatchQueue?
   /// Whether the subscription ends after a number of deliveries (counted in `state`).
   let isLimited: Bool
-  /// The state of a delivering subscription: ``MulticastState/fast``,
-  /// ``MulticastState/bound`` or ``MulticastState/active``.
+  /// The state of a delivering subscription: ``DeliveryState/fast``,
+  /// ``DeliveryState/bound`` or ``DeliveryState/active``.
   let activeState: Int
   /// The object the subscription is bound to, if any: it ends when the object is gone.
   @usableFromInline weak var owner: AnyObject?
@@ -57,12 +59,12 @@ final class MulticastEntry<T>: @unchecked Sendable {
     self.isLimited = limit != nil
     self.activeState =
       switch (queue == nil && limit == nil, ownerID == nil) {
-      case (true, true): MulticastState.fast
-      case (true, false): MulticastState.bound
-      default: MulticastState.active
+      case (true, true): DeliveryState.fast
+      case (true, false): DeliveryState.bound
+      default: DeliveryState.active
       }
-    self.state = MulticastState(
-      state: replaying ? MulticastState.replaying : activeState, remaining: limit ?? 0)
+    self.state = DeliveryState(
+      state: replaying ? DeliveryState.replaying : activeState, remaining: limit ?? 0)
     LiveResources.opened(.multicastSubscribers)
   }
 

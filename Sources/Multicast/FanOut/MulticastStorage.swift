@@ -1,7 +1,8 @@
 import Dispatch
 import IndefiniteObservable
 
-/// The subscriber list and last value shared by ``Emitter`` and ``CurrentValue``.
+/// The subscribers and last value of a multicast source (``Emitter``, ``CurrentValue``,
+/// ``SharedEmitter``, ``SharedCurrentValue``): opaque, its members are the module's own.
 ///
 /// **Send path.** `send` takes the lock only to copy the subscriber array (a retain: the array
 /// is copy-on-write, so nothing is allocated), store the value and count the send; it then
@@ -15,14 +16,17 @@ import IndefiniteObservable
 /// (replaced last values, removed entries and the closures they hold), run after the lock is
 /// released. Calls into Dispatch (`async`) are the only work besides bookkeeping done under it.
 ///
-/// `@unchecked Sendable`: the list, the last value and the counters live inside the lock
-/// (`locked`), and the `pending` values of every entry are read and written only inside it too;
-/// the rest is immutable. The lock's state holds the caller's values and closures, which need
+/// `@unchecked Sendable` (one of the four hand-proved claims of the core and Multicast; it covers
+/// the entries, which are not `Sendable`, and the queued deliveries): the list, the last value
+/// and the counters live inside the lock (`locked`), and the `pending` values of every entry are
+/// read and written only inside it too; the rest is immutable. The lock's state holds the caller's values and closures, which need
 /// not be `Sendable`: an `Emitter`'s or a `CurrentValue`'s storage stays in its owner's one
 /// isolation (neither type is `Sendable`), and a `SharedEmitter`, which any thread may use, takes
-/// only `Sendable` values and closures that are `@Sendable` or run on their actor.
-@usableFromInline
-final class MulticastStorage<T>: @unchecked Sendable {
+/// only `Sendable` values and closures that are `@Sendable` or run on their actor. A breach is a
+/// race that ThreadSanitizer reports (`.ci/run`) in
+/// MulticastStressTests.manyThreadsSendSubscribeAndUnsubscribeWithinTheContract, which sends,
+/// subscribes and unsubscribes from many threads at once.
+public final class MulticastStorage<T>: @unchecked Sendable {
   /// What owns the storage, for diagnostics.
   enum Kind: String {
     case emitter = "Emitter"
@@ -34,7 +38,7 @@ final class MulticastStorage<T>: @unchecked Sendable {
   /// What the lock guards.
   @usableFromInline struct State {
     /// The subscribers, in subscription order, each in the slot its state records
-    /// (``MulticastState/slot``); nil where a subscription has left. Removing one empties its
+    /// (``DeliveryState/slot``); nil where a subscription has left. Removing one empties its
     /// slot, so no later entry moves; emptied slots at the end are dropped at once, and the others
     /// when they outnumber the entries (``compact()``), so that each subscribe and each
     /// unsubscribe costs the same however many subscribers there are.
@@ -67,7 +71,7 @@ final class MulticastStorage<T>: @unchecked Sendable {
     }
 
     /// Takes the entry whose state is `state` out of its slot; nil if it has left already.
-    mutating func remove(_ state: MulticastState) -> MulticastEntry<T>? {
+    mutating func remove(_ state: DeliveryState) -> MulticastEntry<T>? {
       let slot = state.slot.load(ordering: .relaxed)
       guard slot >= 0, slot < entries.count, let entry = entries[slot], entry.state === state
       else { return nil }
@@ -150,9 +154,9 @@ final class MulticastStorage<T>: @unchecked Sendable {
   @inlinable
   func deliver(_ value: T, to entry: MulticastEntry<T>) {
     let state = entry.state.delivery
-    if state == MulticastState.fast {
+    if state == DeliveryState.fast {
       entry.next(value)  // The fast path: a plain subscriber that is still subscribed.
-    } else if state == MulticastState.bound, let owner = entry.owner {
+    } else if state == DeliveryState.bound, let owner = entry.owner {
       entry.boundNext?(owner, value)  // An owner-bound subscriber whose owner is alive.
     } else {
       deliverSlowly(value, to: entry)
@@ -164,21 +168,21 @@ final class MulticastStorage<T>: @unchecked Sendable {
   @usableFromInline
   func deliverSlowly(_ value: T, to entry: MulticastEntry<T>) {
     var state = entry.state.delivery
-    if state == MulticastState.replaying {
+    if state == DeliveryState.replaying {
       // The replay must arrive first: park the value for the replaying thread to deliver.
       let parked: Bool = locked.withLock { _ in
-        guard entry.state.delivery == MulticastState.replaying else { return false }
+        guard entry.state.delivery == DeliveryState.replaying else { return false }
         entry.pending.append(value)
         return true
       }
       if parked { return }
       state = entry.state.delivery
     }
-    if state == MulticastState.fast {
+    if state == DeliveryState.fast {
       entry.next(value)
-    } else if state == MulticastState.bound {
+    } else if state == DeliveryState.bound {
       call(value, entry)
-    } else if state == MulticastState.active {
+    } else if state == DeliveryState.active {
       if let queue = entry.queue {
         guard takeDelivery(from: entry) else { return }
         enqueue(value, for: entry, on: queue)
@@ -240,9 +244,9 @@ final class MulticastStorage<T>: @unchecked Sendable {
     queue: DispatchQueue? = nil,
     replay: Bool = false,
     limit: Int? = nil
-  ) -> (disconnect: Disconnect, state: MulticastState) {
+  ) -> (disconnect: Disconnect, state: DeliveryState) {
     if let limit, limit <= 0 {
-      return (noopDisconnect, MulticastState(state: MulticastState.ended, remaining: 0))
+      return (noopDisconnect, DeliveryState(state: DeliveryState.ended, remaining: 0))
     }
     let (entry, replayValue, count, maxSubscribers, sweep) = locked.withLock { state in
       state.nextID += 1
@@ -300,14 +304,14 @@ final class MulticastStorage<T>: @unchecked Sendable {
     var batch = [replay]
     while true {
       for value in batch {
-        guard entry.state.delivery == MulticastState.replaying else { return }
+        guard entry.state.delivery == DeliveryState.replaying else { return }
         callSynchronously(value, entry)
       }
       batch = locked.withLock { _ in
         let parked = entry.pending
         entry.pending = []
         if parked.isEmpty {
-          _ = entry.state.exchange(MulticastState.replaying, for: entry.activeState)
+          _ = entry.state.exchange(DeliveryState.replaying, for: entry.activeState)
         }
         return parked
       }
@@ -325,7 +329,7 @@ final class MulticastStorage<T>: @unchecked Sendable {
 
   /// Drops the entry whose state is `state` from the list, in constant time (amortized); its
   /// closure is released outside the lock.
-  private func remove(_ state: MulticastState) {
+  private func remove(_ state: DeliveryState) {
     let removed: MulticastEntry<T>? = locked.withLock { $0.remove(state) }
     withExtendedLifetime(removed) {}
   }
@@ -407,6 +411,32 @@ final class MulticastStorage<T>: @unchecked Sendable {
     locked.withLock { ($0.last, $0.version) }
   }
 
+  /// Writes `value` as a current value's new value, unless `isEqual` says it equals the
+  /// current one. `isEqual` runs outside the lock; a write from another thread between its read
+  /// and the store makes it compare again.
+  @inlinable
+  func write(_ value: T, unlessEqual isEqual: ((T, T) -> Bool)?) {
+    guard let isEqual else { return send(value) }
+    while true {
+      let (current, version) = read()
+      if isEqual(current!, value) { return }
+      if send(value, ifVersion: version) { return }
+    }
+  }
+
+  /// Changes a current value with `body`, atomically: `body` runs again on the new value when
+  /// another thread wrote between its read and the store. A result that `isEqual` says equals
+  /// the value read is not written.
+  func update(unlessEqual isEqual: ((T, T) -> Bool)?, _ body: (inout T) -> Void) {
+    while true {
+      let (current, version) = read()
+      var value = current!
+      body(&value)
+      if let isEqual, isEqual(current!, value) { return }
+      if send(value, ifVersion: version) { return }
+    }
+  }
+
   /// Sends `value` if no value was stored since `version` was read; false otherwise.
   @inlinable
   func send(_ value: T, ifVersion expected: Int) -> Bool {
@@ -427,15 +457,16 @@ final class MulticastStorage<T>: @unchecked Sendable {
 
 /// A value on its way to a queue subscriber.
 ///
-/// `@unchecked Sendable`: it carries the value and the subscriber across to the queue, which is
-/// what the subscriber asked for; the public APIs that take a queue require `T: Sendable`.
+/// `@unchecked Sendable`, under the storage's claim above: it carries the value and the
+/// subscriber across to the queue, which is what the subscriber asked for; the public APIs that
+/// take a queue require `T: Sendable` and a `@Sendable` closure.
 private struct QueuedDelivery<T>: @unchecked Sendable {
   let storage: MulticastStorage<T>
   let entry: MulticastEntry<T>
   let value: T
 
   @Sendable func run() {
-    guard entry.state.delivery != MulticastState.ended else { return }
+    guard entry.state.delivery != DeliveryState.ended else { return }
     storage.call(value, entry)
   }
 }

@@ -60,10 +60,13 @@ import IndefiniteObservable
 /// - Memory: a subscriber that cannot keep up lets values wait without bound, unless the gate
 ///   was made with a ``GateBuffering`` limit, which then drops the newest or the oldest.
 public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
-  // `@unchecked Sendable`: the closure and the queued values live inside the lock. An
-  // actor-bound closure, which need not be `Sendable`, is only called on `actor`: by `send` when
-  // its caller is isolated to `actor` (statically, or as `SendingIsolation` records), or by a
-  // turn, which runs isolated to it. A `@Sendable` closure is called anywhere.
+  // `@unchecked Sendable` (one of the four hand-proved claims of the core and Multicast): the
+  // closure and the queued values live inside the lock. An actor-bound closure, which need not
+  // be `Sendable`, is only called on `actor`: by `send` when its caller is isolated to `actor`
+  // (statically, as `SendingIsolation` records, or on the main queue for the main actor), or by a
+  // turn, which runs isolated to it. A `@Sendable` closure is called anywhere. A breach (a call
+  // off the actor) traps in the subscribers that assert their isolation while other threads
+  // send: SharedSourceTests, ReceiveOnMainActorTests, AsyncSequenceObservableTests.
   private let state: LockedState<State>
   // Whether the closure is bound to an actor (false: it is `@Sendable`).
   private let isBound: Bool

@@ -16,56 +16,39 @@ extension MulticastStorage where T: Sendable {
     replayingLast: Bool,
     limit: Int?,
     isolation: isolated any Actor,
-    _ entry: (GateFeed<T>) -> MulticastSubscriber<T>,
+    _ entry: (GateDelivery<T>) -> MulticastSubscriber<T>,
     _ next: @escaping (T) -> Void
   ) -> Subscription {
-    let entryState = EntryState()
+    let stateHolder = DeliveryStateHolder()
     let countsHere = limit.map { $0 > 0 } ?? false
-    entryState.left = countsHere ? limit : nil
+    stateHolder.left = countsHere ? limit : nil
     let gate = ObserverGate<T>(isolation: isolation) { value in
       // The storage may have ended the entry while the value waited for its hop.
-      guard entryState.state?.delivery != MulticastState.ended else { return }
-      if let left = entryState.left {
+      guard stateHolder.state?.delivery != DeliveryState.ended else { return }
+      if let left = stateHolder.left {
         guard left > 0 else { return }
-        entryState.left = left - 1
+        stateHolder.left = left - 1
       }
       next(value)
-      if entryState.left == 0 { entryState.endAtLimit?() }
+      if stateHolder.left == 0 { stateHolder.endAtLimit?() }
     }
-    let feed = GateFeed(gate)
+    let feed = GateDelivery(gate)
     let (disconnect, state) = SendingIsolation.with(isolation) {
       subscribeReportingState(
         entry(feed), replay: replayingLast, limit: countsHere ? nil : limit)
     }
-    entryState.state = state
+    stateHolder.state = state
     let end = {
       gate.close()
       disconnect()
     }
-    if entryState.left == 0 {
+    if stateHolder.left == 0 {
       end()  // the replay used the limit
     } else if countsHere {
       // Released by `gate.close()`, which every end of the subscription calls.
-      entryState.endAtLimit = end
+      stateHolder.endAtLimit = end
     }
     return Subscription(end)
-  }
-}
-
-/// What the storage's entry of an actor-bound subscription holds: it hands each value to the
-/// gate, and closes the gate when the storage lets go of the entry, which releases the
-/// subscriber's closure (a `TopicBus` subscription's closure keeps its subscription, so an entry
-/// that the storage ends by itself would otherwise leave a cycle).
-final class GateFeed<T: Sendable>: Sendable {
-  private let gate: ObserverGate<T>
-
-  init(_ gate: ObserverGate<T>) { self.gate = gate }
-
-  deinit { gate.close() }
-
-  /// Hands `value` to the gate, from a sender that set its isolation with `SendingIsolation`.
-  func deliver(_ value: T) {
-    _ = gate.deliverFromCurrentSender(value)
   }
 }
 
@@ -73,8 +56,8 @@ final class GateFeed<T: Sendable>: Sendable {
 ///
 /// Read and written only on the subscription's actor: by `subscribeOnActor`, which is isolated
 /// to it, and by the gate's closure, which runs only there.
-private final class EntryState {
-  var state: MulticastState?
+private final class DeliveryStateHolder {
+  var state: DeliveryState?
   /// The deliveries left to a subscription whose positive limit is counted on the actor.
   var left: Int?
   /// Ends the subscription once its limit is used; set after `subscribe` for such a

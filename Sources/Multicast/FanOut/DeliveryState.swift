@@ -7,7 +7,7 @@ import Synchronization
 /// stop delivery without keeping the subscriber's closure alive. `Atomic` stored in a class has a
 /// stable address, as atomics need.
 @usableFromInline
-final class MulticastState: Sendable {
+final class DeliveryState: Sendable {
   /// Delivery has ended: the subscription was unsubscribed or its owner is gone.
   @inlinable static var ended: Int { 0 }
   /// Active, and plain (synchronous, no limit, no owner): the send loop calls it directly.
@@ -43,7 +43,7 @@ final class MulticastState: Sendable {
 
   /// Ends delivery: once this returns, every later read of ``delivery`` sees ``ended``.
   func end() {
-    state.store(MulticastState.ended, ordering: .releasing)
+    state.store(DeliveryState.ended, ordering: .releasing)
   }
 
   /// Moves the delivery state from `expected` to `desired`; false if it was not `expected`.

@@ -12,7 +12,7 @@
 ///   let readings = Emitter<Double>()
 /// }
 ///
-/// final class Readings: ValueObservable<Double>, ObjectStream {
+/// final class Readings: ValueObservable<Double>, StreamOfObject {
 ///   let thermometer: Thermometer
 ///   var streamedObject: AnyObject? { thermometer }
 ///
@@ -30,10 +30,14 @@
 ///
 /// An operator makes another stream, which names no object: `stream.map { ... }` is filed
 /// under nothing unless the subscription says `about:`.
-public protocol ObjectStream: AnyObject {
+public protocol StreamOfObject: AnyObject {
   /// The object whose values the stream delivers; nil once it is gone.
   ///
   /// The bag reads it once, when it subscribes to the stream, on the subscribing thread, and
   /// keeps the object weakly.
   var streamedObject: AnyObject? { get }
 }
+
+/// The former name of ``StreamOfObject``.
+@available(*, deprecated, renamed: "StreamOfObject")
+public typealias ObjectStream = StreamOfObject

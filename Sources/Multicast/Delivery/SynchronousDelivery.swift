@@ -1,5 +1,5 @@
 /// Where a `@Sendable` subscriber of a source that other threads feed may run: on the thread
-/// that sends, synchronously, before `send` returns.
+/// that sends, synchronously, before `send` returns (`subscribe(on: .sendingThread)`).
 ///
 /// ```swift
 /// let load = SharedEmitter<Int>()
@@ -12,9 +12,13 @@
 /// It is the fastest delivery (no hop, no allocation), and the compiler checks that it is
 /// sound: the closure is `@Sendable`, so it may capture only what any thread may touch. Values
 /// sent from several threads at once reach it on several threads at once.
-public struct SendingThread: Sendable {
+public struct SynchronousDelivery: Sendable {
   /// The thread that sends.
-  public static let sendingThread = SendingThread()
+  public static let sendingThread = SynchronousDelivery()
 
   private init() {}
 }
+
+/// The former name of ``SynchronousDelivery``.
+@available(*, deprecated, renamed: "SynchronousDelivery")
+public typealias SendingThread = SynchronousDelivery

@@ -1,41 +1,8 @@
 import IndefiniteObservable
 
-/// A source that any thread may send into (``SharedEmitter``, ``SharedCurrentValue``), with the
-/// value-stream operators, each bound to the actor of the code that applies it.
-///
-/// `map`, `filter` and the other operators of `ValueObservable` are offered here directly: each
-/// takes the caller's isolation (the compiler passes it, as to `subscribe`) and returns the
-/// stream for that actor, ``stream(isolation:)``, with the operator applied. Every subscription
-/// to the result runs on that actor, as `subscribe { ... }` does; a value sent from that actor
-/// is delivered before `send` returns, one sent elsewhere hops. The result is a
-/// `ValueObservable`, not `Sendable`: it stays with the actor that made it.
-///
-/// ```swift
-/// let temperatures = SharedEmitter<Double>()
-/// var shown: [String] = []  // main-actor state in top-level code
-/// let display = temperatures
-///   .map { "\($0) °C" }
-///   .removeDuplicates()
-///   .subscribe { shown.append($0) }
-/// temperatures.send(21)
-/// temperatures.send(21)
-/// // shown == ["21.0 °C"]
-/// display.unsubscribe()
-/// ```
-///
-/// Code on no actor cannot apply them (the compiler says "call to actor-isolated instance
-/// method ... in a synchronous nonisolated context"), for the reason it cannot call
-/// `subscribe { ... }`: it has no actor to run the subscriber on. Module `Producers` adds the
-/// time operators (`debounce`, `throttle`, `delay`) here too, on the same terms.
-public protocol SharedSource<Value>: AnyObject, Sendable {
-  /// The type of the values.
-  associatedtype Value: Sendable
-
-  /// The values, as a stream for the caller's actor: each subscription to it runs there. A
-  /// ``SharedCurrentValue``'s starts with the current value, a ``SharedEmitter``'s with the next
-  /// value sent.
-  func stream(isolation: isolated any Actor) -> ValueObservable<Value>
-}
+// The value-stream operators of `ValueObservable`, for the shared sources: each forwards to the
+// stream for the caller's actor (`stream(isolation:)`). An operator added to `ValueObservable`
+// gets its forwarder here, in the same form; `.ci/check-parity` fails until it has one.
 
 extension SharedSource {
   /// The values transformed by `transform`, as a stream for the caller's actor (see
@@ -102,6 +69,15 @@ extension SharedSource {
     stream(isolation: isolation).prefix(maxLength)
   }
 
+  /// `values` first, then the values, as a stream for the caller's actor (see
+  /// `ValueObservable.prepend(_:)`).
+  public func prepend(
+    isolation: isolated any Actor = #isolation,
+    _ values: Value...
+  ) -> ValueObservable<Value> {
+    stream(isolation: isolation).prepend(values)
+  }
+
   /// The elements of `values` first, then the values, as a stream for the caller's actor (see
   /// `ValueObservable.prepend(_:)`).
   public func prepend<S: Sequence>(
@@ -127,6 +103,16 @@ extension SharedSource {
     _ other: ValueObservable<U>
   ) -> ValueObservable<(Value, U)> {
     stream(isolation: isolation).combineLatest(other)
+  }
+
+  /// The latest value of each once all three have one, as a stream for the caller's actor (see
+  /// `ValueObservable.combineLatest(_:_:)`).
+  public func combineLatest<U, V>(
+    isolation: isolated any Actor = #isolation,
+    _ second: ValueObservable<U>,
+    _ third: ValueObservable<V>
+  ) -> ValueObservable<(Value, U, V)> {
+    stream(isolation: isolation).combineLatest(second, third)
   }
 
   /// The values paired in order with those of `other`, as a stream for the caller's actor (see

@@ -57,20 +57,3 @@ enum SendingIsolation {
       == Unmanaged.passUnretained(actor as AnyObject).toOpaque()
   }
 }
-
-/// Whether this thread runs the main queue: a main-actor job, a block of `DispatchQueue.main` or
-/// of a queue that targets it, or the main thread before `dispatchMain()` (libdispatch makes the
-/// main queue the main thread's current queue). Each of these excludes every other, so code
-/// that finds itself here runs isolated to the main actor, as `MainActor.assumeIsolated` agrees.
-enum MainQueue {
-  private static let key: DispatchSpecificKey<UInt8> = {
-    let key = DispatchSpecificKey<UInt8>()
-    DispatchQueue.main.setSpecific(key: key, value: 1)
-    return key
-  }()
-
-  /// Whether this thread runs the main queue now.
-  static var isCurrent: Bool {
-    DispatchQueue.getSpecific(key: key) != nil
-  }
-}

@@ -1,0 +1,18 @@
+import IndefiniteObservable
+
+/// What the storage's entry of an actor-bound subscription holds: it hands each value to the
+/// gate, and closes the gate when the storage lets go of the entry, which releases the
+/// subscriber's closure (a `TopicBus` subscription's closure keeps its subscription, so an entry
+/// that the storage ends by itself would otherwise leave a cycle).
+final class GateDelivery<T: Sendable>: Sendable {
+  private let gate: ObserverGate<T>
+
+  init(_ gate: ObserverGate<T>) { self.gate = gate }
+
+  deinit { gate.close() }
+
+  /// Hands `value` to the gate, from a sender that set its isolation with `SendingIsolation`.
+  func deliver(_ value: T) {
+    _ = gate.deliverFromCurrentSender(value)
+  }
+}

@@ -1,0 +1,36 @@
+import Dispatch
+
+/// Tells whether the calling code runs on the main queue, and so on the main actor.
+///
+/// ```swift
+/// if MainQueue.isCurrent {
+///   MainActor.assumeIsolated { label.text = "ready" }  // no hop needed
+/// }
+/// ```
+///
+/// The main queue runs the main actor's jobs, the blocks of `DispatchQueue.main` and of queues
+/// that target it, and, before `dispatchMain()`, the main thread's code (libdispatch makes the
+/// main queue the main thread's current queue). Each of these excludes every other, so code that
+/// finds itself here runs isolated to the main actor, as `MainActor.assumeIsolated` agrees. The
+/// sources of this module use it to call main-actor subscribers at once, without a hop.
+///
+/// - The rule: true exactly when `DispatchQueue.getSpecific` finds a key that was set on the main
+///   queue, on every platform. It is not `Thread.isMainThread`: on Linux, once the main thread
+///   has called `dispatchMain()`, a worker thread drains the main queue, so the main actor runs
+///   on a thread that is not the main thread. The main thread inside another queue's `sync`
+///   block reads false: code there that must reach the main actor hops, which is correct, only
+///   later.
+/// - Threading: callable from any thread; the first call sets the key on the main queue (once,
+///   thread-safely), which does not need the main queue to run.
+public enum MainQueue {
+  private static let key: DispatchSpecificKey<UInt8> = {
+    let key = DispatchSpecificKey<UInt8>()
+    DispatchQueue.main.setSpecific(key: key, value: 1)
+    return key
+  }()
+
+  /// Whether this thread runs the main queue now (see ``MainQueue`` for the rule).
+  public static var isCurrent: Bool {
+    DispatchQueue.getSpecific(key: key) != nil
+  }
+}

@@ -1,9 +1,11 @@
 /// Why ``Timers`` refused to make a timer stream.
 ///
-/// Each error quotes the value the caller passed, in the form it was passed: a `Duration` for
-/// ``Timers/every(_:leeway:isolation:)`` and ``Timers/after(_:leeway:isolation:)``, the `Double` itself for
-/// ``Timers/every(seconds:leeway:isolation:)``. The descriptions print a `Duration` exactly, to the
-/// attosecond, so that a value just past a limit does not read as the limit.
+/// Only ``Timers/every(seconds:leeway:clock:isolation:)`` throws, and only ``notFinite(_:)``,
+/// quoting the `Double` passed. The other cases were thrown by builds of 5.0 before it was
+/// tagged, when `every(_:)` and `after(_:)` refused intervals outside the limits (they now
+/// clamp them); they are kept so that code matching them still compiles. The descriptions print
+/// a `Duration` exactly, to the attosecond, so that a value just past a limit does not read as
+/// the limit.
 ///
 /// A case holding NaN is not equal to itself, as NaN is not; match it with a pattern instead
 /// (`case .notFinite(let seconds) where seconds.isNaN`).

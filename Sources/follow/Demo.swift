@@ -44,12 +44,12 @@ import Producers
     }
     self.follower = follower
     try follower.start()
-    writing = try Timers.every(.milliseconds(150)).subscribe { [unowned self] tick in
+    writing = Timers.every(.milliseconds(150)).subscribe { [unowned self] tick in
       self.write(tick.index)
       guard tick.index >= Self.lineCount else { return }
       self.writing?.unsubscribe()
       // Give the old file time to be closed as quiet, then stop.
-      self.stopping = try? Timers.after(wait + .milliseconds(500)).subscribe { _ in
+      self.stopping = Timers.after(wait + .milliseconds(500)).subscribe { _ in
         self.follower?.stop(because: "the end of the demo")
       }
     }

@@ -145,7 +145,7 @@ import Producers
   /// Looks at the path every ``retryInterval`` until a file can be read there.
   private func retryLater() {
     guard retrying == nil, !stopped else { return }
-    retrying = try? Timers.every(Self.retryInterval).subscribe { [unowned self] _ in
+    retrying = Timers.every(Self.retryInterval).subscribe { [unowned self] _ in
       self.retry()
     }
   }
@@ -448,7 +448,7 @@ import Producers
   /// Closes `file` once it has been quiet for `rotateWait` and has been read to its end,
   /// checking again when it has not.
   private func scheduleCheck(_ file: Retiring, after delay: Duration) {
-    file.timer = try? Timers.after(delay).subscribe { [unowned self, unowned file] _ in
+    file.timer = Timers.after(delay).subscribe { [unowned self, unowned file] _ in
       let quiet = ContinuousClock.now - file.lastActivity
       let reading = file.tail === self.starting || self.waiting.contains { $0 === file.tail }
       if quiet >= self.rotateWait && !reading {

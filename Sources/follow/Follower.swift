@@ -93,7 +93,7 @@ import Producers
     }
     if let heartbeat = options.heartbeat {
       subscriptions.append(
-        try Timers.every(heartbeat).subscribe { [unowned self] _ in
+        Timers.every(heartbeat).subscribe { [unowned self] _ in
           if !self.sawLineSinceTick {
             Output.note("idle: no line for \(Options.text(of: heartbeat))")
           }
@@ -103,7 +103,7 @@ import Producers
     if options.statePath != nil {
       saveState()
       subscriptions.append(
-        try Timers.every(Self.stateInterval).subscribe { [unowned self] _ in
+        Timers.every(Self.stateInterval).subscribe { [unowned self] _ in
           self.saveState()
         })
     }
@@ -146,7 +146,7 @@ import Producers
       left -= 1
       if left == 0 { self.stopSoon(because: reason) }
     }
-    draining?.limit = try? Timers.after(Self.drainLimit).subscribe { [unowned self] _ in
+    draining?.limit = Timers.after(Self.drainLimit).subscribe { [unowned self] _ in
       self.stopSoon(because: reason)
     }
     for tail in tails { tail.readToCurrentEnd(then: drained) }
@@ -157,10 +157,9 @@ import Producers
   /// delivering it).
   private func stopSoon(because reason: String) {
     guard !stopped, ending == nil else { return }
-    ending = try? Timers.after(.zero).subscribe { [unowned self] _ in
+    ending = Timers.after(.zero).subscribe { [unowned self] _ in
       self.stop(because: reason)
     }
-    if ending == nil { stop(because: reason) }
   }
 
   /// Stops everything, records the state, prints the summary and calls `onStop`. Unfinished

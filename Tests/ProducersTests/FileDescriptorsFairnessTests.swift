@@ -107,7 +107,7 @@ import Testing
   ) async throws -> Int {
     let seen = Recorder<Int>()
     let start = delivered.value
-    let ticking = try Timers.every(.milliseconds(10))
+    let ticking = Timers.every(.milliseconds(10))
       .subscribe { _ in seen.record(delivered.value) }
     let needed = Self.ticksNeeded
     let limit = Self.limit

@@ -92,14 +92,6 @@ import Testing
     #expect(before == after)
   }
 
-  @Test(arguments: [
-    (Duration.zero, TimerError.notPositive(.zero)),
-    (Duration.milliseconds(-5), .notPositive(.milliseconds(-5))),
-  ])
-  func badIntervalsAreRefused(interval: Duration, error: TimerError) {
-    #expect(throws: error) { try Timers.every(interval) }
-  }
-
   @Test(arguments: [Double.nan, .infinity, -.infinity])
   func nonFiniteIntervalsAreRefused(seconds: Double) {
     #expect(throws: TimerError.self) { try Timers.every(seconds: seconds) }

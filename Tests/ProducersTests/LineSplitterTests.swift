@@ -56,4 +56,72 @@ import Testing
   @Test func theDefaultMaximumIsAMebibyte() {
     #expect(LineSplitter().maximumLineLength == 1 << 20)
   }
+
+  @Test func thePlainLinesExamplePrintsWhatItSays() {
+    var splitter = LineSplitter()
+    var out: [String] = []
+    Array("one\ntwo\ncafé\nfour\nfi".utf8).withUnsafeBytes { bytes in
+      splitter.split(
+        bytes,
+        plainLines: { run, count in
+          out.append("\(count) plain: \(String(decoding: run, as: UTF8.self))")
+        }
+      ) { line in out.append(line.text) }
+    }
+    #expect(out == ["2 plain: one\ntwo\n", "café", "1 plain: four\n"])
+    #expect(splitter.unfinishedByteCount == 2)
+  }
+
+  /// The fast path for plain lines and the splitter's way give the same lines and the same byte
+  /// counts, for any input cut into any chunks: a test that fails when the two drift apart.
+  @Test(arguments: 0..<200)
+  func plainLinesAreTheLinesThatSplitGives(seed: Int) throws {
+    var random = SeededGenerator(seed: UInt64(seed))
+    let alphabet: [UInt8] = Array("ab \n\n\n\r".utf8) + [0xC3, 0xA9, 0xFF, 0x80]
+    let asciiOnly = seed.isMultiple(of: 2)  // half the inputs take the fast path throughout
+    let length = Int.random(in: 0..<300, using: &random)
+    let input: [UInt8] = (0..<length).map { _ in
+      asciiOnly
+        ? Array("abc d\n".utf8).randomElement(using: &random)!
+        : alphabet.randomElement(using: &random)!
+    }
+    let maximum = Int.random(in: 1..<12, using: &random)
+
+    var reference = try LineSplitter(maximumLineLength: maximum)
+    var expected: [String] = []
+    var expectedBytes = 0
+    reference.split(input) { line in
+      expected.append(line.text)
+      expectedBytes += line.byteCount
+    }
+
+    var splitter = try LineSplitter(maximumLineLength: maximum)
+    var lines: [String] = []
+    var bytes = 0
+    var plainRuns = 0
+    var start = 0
+    while start < input.count {
+      let end = min(input.count, start + Int.random(in: 1...40, using: &random))
+      splitter.split(
+        Array(input[start..<end]),
+        plainLines: { run, count in
+          let text = String(decoding: run, as: UTF8.self)
+          #expect(text.hasSuffix("\n"))
+          let runLines = text.dropLast().split(separator: "\n", omittingEmptySubsequences: false)
+          #expect(runLines.count == count)
+          lines += runLines.map(String.init)
+          bytes += run.count
+          plainRuns += 1
+        }
+      ) { line in
+        lines.append(line.text)
+        bytes += line.byteCount
+      }
+      start = end
+    }
+    #expect(lines == expected)
+    #expect(bytes == expectedBytes)
+    #expect(splitter.unfinishedByteCount == reference.unfinishedByteCount)
+    if asciiOnly && maximum >= 5 && input.contains(0x0A) { #expect(plainRuns > 0) }
+  }
 }

@@ -35,6 +35,32 @@ struct SignalsTests {
     }
   }
 
+  /// A signal reaches only the subscribers of that signal: the deliveries of SIGUSR1 make no
+  /// job on the actor of a subscriber of SIGUSR2 alone (a broadcast that each subscriber
+  /// filtered on its actor would hop there once for each).
+  @Test func aSignalReachesOnlyItsOwnSubscribers() async throws {
+    try await withHarmlessHandlers(.user1, .user2) {
+      let user1 = Recorder<UnixSignal>()
+      let user1Subscription = try Signals.deliveries(of: .user1).subscribe(user1.record)
+      let other = JobCountingActor()
+      let user2 = Recorder<UnixSignal>()
+      try await other.subscribe(to: .user2, recording: user2)
+      let jobsBefore = other.executor.jobs
+      for count in 1...5 {
+        raiseSynchronously(.user1)
+        #expect(await user1.arrival(ofCount: count))
+      }
+      // The reader hands out signals in the order they arrived: once SIGUSR2 is on the other
+      // actor, any hop that the SIGUSR1 deliveries made there has run too.
+      raiseSynchronously(.user2)
+      #expect(await user2.arrival(ofCount: 1))
+      #expect(other.executor.jobs - jobsBefore == 1, "only SIGUSR2 went to its subscriber's actor")
+      #expect(user2.values == [.user2])
+      await other.unsubscribe()
+      user1Subscription.unsubscribe()
+    }
+  }
+
   @Test func oneStreamDeliversSeveralSignalsInTheOrderTheyArrived() async throws {
     try await withHarmlessHandlers(.user1, .user2) {
       let recorder = Recorder<UnixSignal>()
@@ -374,6 +400,38 @@ private actor SubscribingWorker {
       subscription.unsubscribe()
     }
   }
+}
+
+/// An actor that subscribes to a signal, on an executor that counts the jobs it runs.
+private actor JobCountingActor {
+  nonisolated let executor = JobCountingExecutor()
+  nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+  private var subscription: Subscription?
+
+  func subscribe(to signal: UnixSignal, recording recorder: Recorder<UnixSignal>) throws {
+    subscription = try Signals.deliveries(of: signal).subscribe(recorder.record)
+  }
+
+  func unsubscribe() {
+    subscription.take()?.unsubscribe()
+  }
+}
+
+/// A serial executor that counts the jobs enqueued on it.
+private final class JobCountingExecutor: SerialExecutor, Sendable {
+  private let queue = DispatchQueue(label: "JobCountingExecutor")
+  private let count = LockedState(0)
+
+  /// How many jobs were enqueued so far.
+  var jobs: Int { count.withLock { $0 } }
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    count.withLock { $0 += 1 }
+    let job = UnownedJob(job)
+    queue.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
+  }
+
+  func asUnownedSerialExecutor() -> UnownedSerialExecutor { UnownedSerialExecutor(ordinary: self) }
 }
 
 /// A thread that raises a signal at itself, over and over, until stopped.

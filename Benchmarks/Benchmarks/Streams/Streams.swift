@@ -23,6 +23,7 @@ let benchmarks: @Sendable () -> Void = {
   ownerBoundSubscribeBenchmarks()
   operatorBenchmarks()
   linesBenchmarks()
+  timerTickBenchmarks()
 }
 
 /// The name of a benchmark of `implementation` in `scenario`.

@@ -1,5 +1,6 @@
 import Benchmark
 import Dispatch
+import Foundation
 import IndefiniteObservable
 import OpenCombine
 import OpenCombineDispatch
@@ -112,7 +113,8 @@ private actor TimedStreams {
     let receiver = Receiver()
     let source = CallbackList<Int>()
     let subscription = source.stream.debounce(for: longWait).subscribe { receiver.receive($0) }
-    source.send(0)  // starts the wait (a task, and its sleep)
+    source.send(0)  // starts the wait: arms the subscription's Dispatch timer
+    settleDispatch()
     benchmark.startMeasurement()
     for value in benchmark.scaledIterations { source.send(value) }
     benchmark.stopMeasurement()
@@ -126,7 +128,8 @@ private actor TimedStreams {
     let subscription = source.stream.throttle(for: longWait, latest: true)
       .subscribe { receiver.receive($0) }
     source.send(0)  // passes at once
-    source.send(0)  // starts the wait
+    source.send(0)  // starts the wait: arms the subscription's Dispatch timer
+    settleDispatch()
     benchmark.startMeasurement()
     for value in benchmark.scaledIterations { source.send(value) }
     benchmark.stopMeasurement()
@@ -151,12 +154,19 @@ private actor TimedStreams {
     for value in 0...count { source.send(value) }
     clock.skip(longWait)
     while delivered <= count { await Task.yield() }
-    source.send(0)  // starts the wait (a task, and its sleep)
+    source.send(0)  // starts the wait (a task that sleeps on the clock)
     benchmark.startMeasurement()
     for value in benchmark.scaledIterations { source.send(value) }
     benchmark.stopMeasurement()
     subscription.unsubscribe()
   }
+}
+
+/// Lets Dispatch finish arming a timer before a sample is measured: `schedule` hands the new
+/// deadline to the timer's queue, which applies it (and allocates for it) a moment later, on
+/// another thread; counted during the sample, that allocation made the count 0 or 1 by timing.
+private func settleDispatch() {
+  usleep(20_000)
 }
 
 /// A continuous clock that can be moved forward: `skip(_:)` makes the deadlines within that

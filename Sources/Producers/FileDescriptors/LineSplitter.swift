@@ -134,6 +134,112 @@ public struct LineSplitter: Sendable {
     bytes.withUnsafeBytes { split($0, body) }
   }
 
+  /// Passes the lines that `bytes` completes, as `split(_:_:)`
+  /// does, with one fast path: a run of complete lines of plain text (ASCII with no CR, each
+  /// within ``maximumLineLength``) that starts a line goes to `plainLines` as it is, bytes and
+  /// line endings, with the number of lines in it, instead of one `Line` each.
+  ///
+  /// What is passed is the same text and the same byte count as `split` would give: the lines
+  /// of a plain run, joined with LFs, are its bytes. Anything else (a line begun in an earlier
+  /// call, a CR, UTF-8 beyond ASCII, invalid bytes, a line past the maximum, the unfinished
+  /// last line) takes `body`, as in `split`. For a program that copies lines out (a `tail`),
+  /// where making a `String` of each plain line would only copy the same bytes.
+  ///
+  /// ```swift
+  /// var splitter = LineSplitter()
+  /// var out: [String] = []
+  /// Array("one\ntwo\ncafé\nfour\nfi".utf8).withUnsafeBytes { bytes in
+  ///   splitter.split(bytes, plainLines: { run, count in
+  ///     out.append("\(count) plain: \(String(decoding: run, as: UTF8.self))")
+  ///   }) { line in out.append(line.text) }
+  /// }
+  /// print(out)  // ["2 plain: one\ntwo\n", "café", "1 plain: four\n"]
+  /// ```
+  public mutating func split(
+    _ bytes: UnsafeRawBufferPointer,
+    plainLines: (_ run: UnsafeRawBufferPointer, _ lineCount: Int) -> Void,
+    _ body: (Line) -> Void
+  ) {
+    var rest = bytes
+    while !rest.isEmpty {
+      if !pending.isEmpty {
+        // The end of a line begun earlier: the splitter knows its start.
+        guard let newline = rest.firstIndex(of: 0x0A) else { break }
+        split(UnsafeRawBufferPointer(rebasing: rest[...newline]), body)
+        rest = UnsafeRawBufferPointer(rebasing: rest[(newline + 1)...])
+        continue
+      }
+      let (end, count) = Self.plainPrefix(of: rest, maximum: maximumLineLength)
+      if count > 0 {
+        plainLines(UnsafeRawBufferPointer(rebasing: rest[..<end]), count)
+        rest = UnsafeRawBufferPointer(rebasing: rest[end...])
+      }
+      // The next line is not plain (or not complete): the splitter's way, then plain again.
+      guard let newline = rest.firstIndex(of: 0x0A) else { break }
+      split(UnsafeRawBufferPointer(rebasing: rest[...newline]), body)
+      rest = UnsafeRawBufferPointer(rebasing: rest[(newline + 1)...])
+    }
+    if !rest.isEmpty { split(rest, body) }
+  }
+
+  /// Passes the lines that `bytes` completes, with the fast path for plain text of
+  /// ``split(_:plainLines:_:)``.
+  public mutating func split(
+    _ bytes: [UInt8],
+    plainLines: (_ run: UnsafeRawBufferPointer, _ lineCount: Int) -> Void,
+    _ body: (Line) -> Void
+  ) {
+    bytes.withUnsafeBytes { split($0, plainLines: plainLines, body) }
+  }
+
+  /// Where the longest run of complete plain lines (ASCII, no CR, each at most `maximum`
+  /// bytes of text) at the start of `bytes` ends, just past its last LF, and how many lines it
+  /// holds; (0, 0) when the first line is not one.
+  static func plainPrefix(
+    of bytes: UnsafeRawBufferPointer, maximum: Int
+  ) -> (end: Int, lines: Int) {
+    var lines = 0
+    var lineStart = 0  // where the line being scanned starts
+    var index = 0
+    // Eight bytes at a time. In a word with no byte of 0x80 or more, a byte of x ^ c is zero
+    // exactly where the byte is c, and adding 0x7F to a byte sets its high bit unless it is
+    // zero (no carry crosses bytes).
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let high = ones &* 0x80
+    let low = ones &* 0x7F
+    while index + 8 <= bytes.count {
+      let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+      if word & high != 0 { break }
+      if ~((word ^ (ones &* 0x0D)) &+ low) & high != 0 { break }
+      var newlines = ~((word ^ (ones &* 0x0A)) &+ low) & high
+      if newlines == 0 {
+        index += 8
+        continue
+      }
+      // Each LF of the word ends a line: check its length.
+      while newlines != 0 {
+        let at = index + newlines.trailingZeroBitCount / 8
+        if at - lineStart > maximum { return (lineStart, lines) }
+        lines += 1
+        lineStart = at + 1
+        newlines &= newlines &- 1
+      }
+      index += 8
+    }
+    // The rest, and the word that stopped the loop, a byte at a time.
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte >= 0x80 || byte == 0x0D { break }
+      if byte == 0x0A {
+        if index - lineStart > maximum { break }
+        lines += 1
+        lineStart = index + 1
+      }
+      index += 1
+    }
+    return (lineStart, lines)
+  }
+
   /// Passes the unfinished line to `body` as the last line, at the end of the input: its
   /// bytes, without a final CR, ending ``End/endOfInput`` (in pieces, as any line, when it is
   /// longer than the maximum). Nothing when no byte is waiting. The splitter is then empty,

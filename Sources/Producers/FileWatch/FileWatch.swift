@@ -18,7 +18,9 @@ import Multicast
 ///   every change seen while it is subscribed, in the order the system reported them.
 /// - Threading: a stream is made on an actor (the main actor in top-level code and in
 ///   `@MainActor` types), and changes are delivered on that actor, one at a time, in order; the
-///   watch reads and translates the system's events on a private serial queue. Code that is not
+///   system's events are read and translated on a private serial queue (on Linux, the one
+///   queue that reads the process's inotify instance), from which each change hops once to the
+///   actor. Code that is not
 ///   isolated to an actor cannot make a stream. The stream is not `Sendable`: subscribe and
 ///   unsubscribe on that actor; once `unsubscribe()` returns, that subscription receives
 ///   nothing more.

@@ -6,14 +6,14 @@ import Dispatch
 /// Such a descriptor is shared by every stream of its kind and never closed, so it is read with
 /// one Dispatch read source made once, not with the per-subscription readers of
 /// ``FileDescriptors``, which close their descriptor when the subscription ends.
-///
-/// `@unchecked Sendable`: `source` is kept only so that it lives as long as the channel, and is
-/// never used after `init`; the rest is immutable and `Sendable`.
-final class ProcessChannel: @unchecked Sendable {
+final class ProcessChannel: Sendable {
   private let fd: Int32
-  private let queue: DispatchQueue
+  /// The serial queue on which the descriptor is read and `receive` runs.
+  let queue: DispatchQueue
   private let receive: @Sendable (UnsafeRawBufferPointer) -> Void
-  private let source: any DispatchSourceRead
+  // Kept only so that the source lives as long as the channel; never used after `init`, so no
+  // two threads ever touch it (the Dispatch overlay does not mark sources `Sendable`).
+  private nonisolated(unsafe) let source: any DispatchSourceRead
 
   /// Starts reading `fd`, a non-blocking descriptor, on a serial queue labelled `label`.
   init(fd: Int32, label: String, receive: @escaping @Sendable (UnsafeRawBufferPointer) -> Void) {

@@ -100,15 +100,16 @@ private struct WeakObject {
   }
 }
 
-/// One subscription's side of a block observer.
-///
-/// `@unchecked Sendable`: `gate` is an `ObserverGate` and `transform` is `@Sendable`; `object`
-/// is a weak reference assigned only in `init` and only compared by identity.
-private final class NotificationDelivery<Value: Sendable>: @unchecked Sendable {
+/// One subscription's side of a block observer: `Sendable` as the compiler checks it (`gate` is
+/// an `ObserverGate`, `transform` is `@Sendable`), but for `object`.
+private final class NotificationDelivery<Value: Sendable>: Sendable {
   private let gate: ObserverGate<Value>
   private let transform: @Sendable (Notification) -> Value?
   private let filters: Bool
-  private weak var object: AnyObject?
+  // A weak reference set once, in `init` (`weak let`), read from the posting threads only to
+  // compare the live object's identity with the one posted: never used as the object itself,
+  // which need not be `Sendable`.
+  private nonisolated(unsafe) weak let object: AnyObject?
 
   init(
     _ gate: ObserverGate<Value>, object: AnyObject?,

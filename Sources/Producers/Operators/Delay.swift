@@ -15,16 +15,19 @@ extension ValueObservable {
   /// - Without completion: a stream never ends, so nothing waits for an end. The values still
   ///   waiting when the subscription ends are dropped, and their wait cancelled.
   /// - Threading: the stream belongs to the caller's actor (`isolation`, which the compiler
-  ///   passes): subscribe and send into it there. Values are delivered on that actor, by a task
-  ///   that runs there, so `T` need not be `Sendable`.
+  ///   passes): subscribe and send into it there. Values are delivered on that actor, so `T`
+  ///   need not be `Sendable`.
   /// - Unsubscribe: cancels the wait. Once `unsubscribe()` returns on the stream's actor, no
   ///   value is delivered; from another thread, a delivery already under way on the actor may
   ///   finish, and no other begins.
   /// - Cost: no allocation per value once the subscription's queue has grown to the number of
-  ///   values in flight (it doubles when full and keeps its size). While values wait, one task
-  ///   on the actor delivers them: it starts when a value arrives with none waiting, and sleeps
-  ///   on `clock` once for each value not yet due when the one before it was delivered (a
-  ///   `ContinuousClock` sleep allocates).
+  ///   values in flight (it doubles when full and keeps its size). Each subscription has one
+  ///   alarm on `clock` (the module's one timer mechanism: a Dispatch timer for
+  ///   `ContinuousClock`, whose fire hops once to the actor), armed when a value arrives with
+  ///   none waiting, and once for each value not yet due when the one before it was delivered.
+  /// - Testing: with a `ManualClock`, `advance(by:)` delivers the values that became due before
+  ///   it returns. A zero `interval` is then due at the clock's present: the next advance, even
+  ///   by zero, delivers it.
   ///
   /// - Parameters:
   ///   - interval: How long each value waits. Any duration, as Combine takes any stride: a
@@ -40,27 +43,29 @@ extension ValueObservable {
   ) -> ValueObservable<T> {
     let interval = clampedInterval(interval)
     return ValueObservable { observer in
-      let work = TimedWork()
       let state = DelayState<T, _>(instantsLike: clock.now)
+      let alarm = makeAlarm(clock: clock, isolation: isolation) { _ in
+        while let due = state.values.first?.due {
+          let remaining = clock.now.duration(to: due)
+          guard remaining <= .zero else {
+            state.alarm?.arm(after: remaining, repeating: nil)
+            return
+          }
+          // A subscriber that unsubscribes stops the values after its own.
+          guard state.alarm?.isCancelled == false else { return }
+          if let value = state.values.popFirst()?.value { observer.next(value) }
+        }
+        state.waiting = false
+      }
+      state.alarm = alarm
       let upstream = self.subscribe { value in
         state.values.append((value, clock.now.advanced(by: interval)))
         guard !state.waiting else { return }
         state.waiting = true
-        work.waiting(
-          on: Task {
-            _ = isolation  // runs the task on the stream's actor
-            while let due = state.values.first?.due {
-              if clock.now < due {
-                do { try await clock.sleep(until: due, tolerance: nil) } catch { return }
-              }
-              guard !work.ended else { return }
-              if let value = state.values.popFirst()?.value { observer.next(value) }
-            }
-            state.waiting = false
-          })
+        alarm.arm(after: interval, repeating: nil)
       }
       return {
-        work.end()
+        alarm.cancel()
         upstream.unsubscribe()
       }
     }
@@ -73,6 +78,9 @@ extension ValueObservable {
 final class DelayState<T, Instant> {
   @usableFromInline var values = PendingValues<(value: T, due: Instant)>()
   @usableFromInline var waiting = false
+  // The subscription's alarm, which its own closure re-arms; released when the alarm is
+  // cancelled (the closure that holds this state goes with it).
+  @usableFromInline var alarm: (any Alarm)?
 
   /// An empty queue, for deadlines of the type of `instantsLike`.
   @inlinable

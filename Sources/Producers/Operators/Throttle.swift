@@ -19,13 +19,16 @@ extension ValueObservable {
   /// - Without completion: a stream never ends, so no held value is flushed at an end. A value
   ///   held when the subscription ends is dropped, and its wait cancelled.
   /// - Threading: the stream belongs to the caller's actor (`isolation`, which the compiler
-  ///   passes): subscribe and send into it there. A held value is delivered on that actor, by a
-  ///   task that runs there, so `T` need not be `Sendable`.
+  ///   passes): subscribe and send into it there. A held value is delivered on that actor, so
+  ///   `T` need not be `Sendable`.
   /// - Unsubscribe: cancels the wait. Once `unsubscribe()` returns on the stream's actor, no
   ///   value is delivered; from another thread, a delivery already under way on the actor may
   ///   finish, and no other begins.
-  /// - Cost: no allocation per value. Each held value starts one task on the actor, which
-  ///   sleeps on `clock` until the window's end (a `ContinuousClock` sleep allocates).
+  /// - Cost: no allocation per value. Each subscription has one alarm on `clock` (the module's
+  ///   one timer mechanism: a Dispatch timer for `ContinuousClock`, whose fire hops once to the
+  ///   actor), armed once per held value, for the window's end.
+  /// - Testing: with a `ManualClock`, `advance(by:)` delivers a held value whose window ended
+  ///   before it returns.
   ///
   /// - Parameters:
   ///   - interval: The shortest time between two values passed on. Any duration, as Combine
@@ -45,8 +48,12 @@ extension ValueObservable {
   ) -> ValueObservable<T> {
     let interval = clampedInterval(interval)
     return ValueObservable { observer in
-      let work = TimedWork()
       let state = ThrottleState<T, _>(lastEmission: clock.now)
+      let alarm = makeAlarm(clock: clock, isolation: isolation) { _ in
+        state.waiting = false
+        state.lastEmission = clock.now
+        if let value = state.pending.take() { observer.next(value) }
+      }
       let upstream = self.subscribe { value in
         if state.waiting {
           if latest { state.pending = value }
@@ -62,18 +69,10 @@ extension ValueObservable {
         }
         state.pending = value
         state.waiting = true
-        work.waiting(
-          on: Task {
-            _ = isolation  // runs the task on the stream's actor
-            do { try await clock.sleep(until: emission, tolerance: nil) } catch { return }
-            guard !work.ended else { return }
-            state.waiting = false
-            state.lastEmission = clock.now
-            if let value = state.pending.take() { observer.next(value) }
-          })
+        alarm.arm(after: now.duration(to: emission), repeating: nil)
       }
       return {
-        work.end()
+        alarm.cancel()
         upstream.unsubscribe()
       }
     }

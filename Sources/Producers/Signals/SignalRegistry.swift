@@ -11,36 +11,35 @@ import Multicast
 #endif
 
 /// The process-wide state behind ``Signals``: the self-pipe and its reader, the signals whose
-/// handler is installed (with the disposition each replaced), and the emitter through which
-/// every delivery fans out to the subscriptions.
+/// handler is installed (with the disposition each replaced), and, for each signal number, the
+/// gates of the subscriptions that want it.
 ///
 /// The handler only writes a signal's number to the pipe; everything else happens here, outside
-/// signal context. The pipe is read on one serial queue, which sends each signal to
-/// ``deliveries``; each subscription receives it on its own actor.
+/// signal context. The pipe is read on one serial queue, which looks each number up and sends
+/// the signal to the gates of that number only: a delivery costs a dictionary lookup, and hops
+/// only to the actors of the subscribers that asked for it (one hop each). A subscription to
+/// several signals has one gate, under each of its numbers, so it receives them in the order
+/// they arrived.
 final class SignalRegistry: Sendable {
   /// The registry of this process.
   static let shared = SignalRegistry()
 
-  /// Every signal handled, in the order they arrived.
-  let deliveries: SharedEmitter<UnixSignal>
-
-  /// A signal whose handler is ours: how many subscriptions want it, and what it replaced.
+  /// A signal whose handler is ours: the gates of the subscriptions that want it, in the order
+  /// they subscribed, and what the handler replaced.
   private struct Installation {
-    var subscriptions: Int
+    var gates: [ObserverGate<UnixSignal>]
     let previous: sigaction
   }
 
   // The pipe's reader, made by the first `prepare`, and the installed handlers. `sigaction`
   // runs inside the lock, so that installs and restores are ordered; no subscriber is called or
-  // released inside it.
+  // released inside it (a gate removed is released after the lock, and only its subscription
+  // closes it).
   private let state = LockedState<
     (channel: ProcessChannel?, installations: [Int32: Installation])
   >((nil, [:]))
 
-  private init() {
-    deliveries = SharedEmitter(keepsLastValue: false)
-    deliveries.maxSubscribers = .max
-  }
+  private init() {}
 
   /// Makes the self-pipe and starts reading it, the first time it is called in the process.
   ///
@@ -56,12 +55,18 @@ final class SignalRegistry: Sendable {
       case .failure(let errno): throw .pipeFailed(errno)
       }
       SignalHandler.setPipe(writeEnd: ends.write)
-      let deliveries = self.deliveries
       state.channel = ProcessChannel(fd: ends.read, label: "IndefiniteObservable.Signals") {
         numbers in
-        for number in numbers { deliveries.send(UnixSignal(rawValue: Int32(number))) }
+        for number in numbers { self.deliver(Int32(number)) }
       }
     }
+  }
+
+  /// Sends the signal `number` to the gates of its subscriptions, after the lock.
+  private func deliver(_ number: Int32) {
+    guard let gates = state.withLock({ $0.installations[number]?.gates }) else { return }
+    let signal = UnixSignal(rawValue: number)
+    for gate in gates { gate.send(signal) }
   }
 
   /// Subscribes `next` to the deliveries of `signals`, on `isolation`, installing the handler of
@@ -76,39 +81,38 @@ final class SignalRegistry: Sendable {
     _ next: @escaping (UnixSignal) -> Void
   ) -> Disconnect {
     state.withLock { $0.channel }?.drainNow()
-    let subscription = deliveries.subscribe(isolation: isolation) { signal in
-      if signals.contains(signal.rawValue) { next(signal) }
-    }
-    install(signals)
+    let gate = ObserverGate(isolation: isolation, next)
+    LiveResources.opened(.producerObservers)
+    install(gate, for: signals)
     return { [self] in
-      subscription.unsubscribe()
-      restore(signals)
+      guard gate.close() else { return }
+      restore(gate, for: signals)
+      LiveResources.closed(.producerObservers)
     }
   }
 
-  /// Counts one more subscription to each of `signals`, installing the handlers that are
-  /// missing.
-  private func install(_ signals: Set<Int32>) {
+  /// Adds `gate` to each of `signals`, installing the handlers that are missing.
+  private func install(_ gate: ObserverGate<UnixSignal>, for signals: Set<Int32>) {
     state.withLock { state in
       for number in signals {
         if state.installations[number] == nil {
           let previous = SignalHandler.install(number)
           LiveResources.opened(.signalHandlers)
-          state.installations[number] = Installation(subscriptions: 0, previous: previous)
+          state.installations[number] = Installation(gates: [], previous: previous)
         }
-        state.installations[number]?.subscriptions += 1
+        state.installations[number]?.gates.append(gate)
       }
     }
   }
 
-  /// Counts one subscription less to each of `signals`; the last one restores the disposition
+  /// Removes `gate` from each of `signals`; the last one of a signal restores the disposition
   /// that the signal had before the first.
-  private func restore(_ signals: Set<Int32>) {
+  private func restore(_ gate: ObserverGate<UnixSignal>, for signals: Set<Int32>) {
     state.withLock { state in
       for number in signals {
         guard var installation = state.installations[number] else { continue }
-        installation.subscriptions -= 1
-        if installation.subscriptions > 0 {
+        installation.gates.removeAll { $0 === gate }
+        if !installation.gates.isEmpty {
           state.installations[number] = installation
         } else {
           SignalHandler.restore(number, to: installation.previous)

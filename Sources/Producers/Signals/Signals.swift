@@ -20,9 +20,10 @@ import Multicast
 ///   nobody subscribes meets it: the default action kills the process, as before.
 /// - Threading: a stream is made on an actor (the main actor in top-level code and in
 ///   `@MainActor` types), and each subscription receives its signals on that actor, one at a
-///   time; the self-pipe is read on a private serial queue. Code that is not isolated to an
-///   actor cannot make a stream. Every run of the handler is one delivery, in the order the
-///   signals arrived; nothing is merged when the actor is busy (the deliveries wait in line).
+///   time; the self-pipe is read on a private serial queue, which sends each signal only to
+///   the subscriptions of that signal: one thread switch, from that queue to the subscriber's
+///   actor. Code that is not isolated to an actor cannot make a stream. Every run of the
+///   handler is one delivery, in the order the signals arrived; nothing is merged when the actor is busy (the deliveries wait in line).
 ///   The system itself merges a standard signal sent again while it is still pending (not yet
 ///   handled), as it does for any handler.
 /// - Unsubscribe on the actor that made the stream (the stream is not `Sendable`); nothing more

@@ -7,7 +7,7 @@ import Testing
 @MainActor
 @Suite struct DelayTests {
   @Test func passesOnEveryValueIntervalAfterItArrivedInOrder() async throws {
-    let clock = TestClock()
+    let clock = ManualClock()
     let source = Emitter<Mark>()
     var seen: [Int] = []
     let subscription = source.delay(for: .milliseconds(100), clock: clock)
@@ -17,72 +17,67 @@ import Testing
       }
     source.send(Mark(1))
     source.send(Mark(2))
-    await clock.waitForSleepers(1)
     await clock.advance(by: .milliseconds(30))
     source.send(Mark(3))
     await clock.advance(by: .milliseconds(69))
     #expect(seen == [])
     await clock.advance(by: .milliseconds(1))
-    #expect(await eventually { seen == [1, 2] })
-    await clock.waitForSleepers(1)
+    #expect(seen == [1, 2])
     await clock.advance(by: .milliseconds(29))
     #expect(seen == [1, 2])
     await clock.advance(by: .milliseconds(1))
-    #expect(await eventually { seen == [1, 2, 3] })
+    #expect(seen == [1, 2, 3])
     subscription.unsubscribe()
   }
 
   @Test func keepsOrderAcrossManyValuesAndReusesItsTaskOnlyWhileValuesWait() async throws {
-    let clock = TestClock()
+    let clock = ManualClock()
     let source = Emitter<Int>()
     var seen: [Int] = []
     let subscription = source.delay(for: .milliseconds(10), clock: clock)
       .subscribe { seen.append($0) }
     for value in 0..<20 {
       source.send(value)
-      await clock.waitForSleepers(1)
       await clock.advance(by: .milliseconds(3))
     }
-    await clock.waitForSleepers(1)
     await clock.advance(by: .milliseconds(10))
-    #expect(await eventually { seen == Array(0..<20) })
-    #expect(clock.sleeperCount == 0)
+    #expect(seen == Array(0..<20))
+    #expect(clock.pendingCount == 0)
     source.send(20)
-    await clock.waitForSleepers(1)
     await clock.advance(by: .milliseconds(10))
-    #expect(await eventually { seen == Array(0...20) })
+    #expect(seen == Array(0...20))
     subscription.unsubscribe()
   }
 
   @Test func aZeroDelayDeliversAfterTheSendReturns() async throws {
-    let clock = TestClock()
+    let clock = ManualClock()
     let source = Emitter<Int>()
     var seen: [Int] = []
     let subscription = source.delay(for: .zero, clock: clock).subscribe { seen.append($0) }
     source.send(1)
     source.send(2)
     #expect(seen == [])
-    #expect(await eventually { seen == [1, 2] })
+    await clock.advance(by: .zero)
+    #expect(seen == [1, 2])
     subscription.unsubscribe()
   }
 
   @Test func unsubscribingDropsTheWaitingValuesAndCancelsTheirWait() async throws {
-    let clock = TestClock()
+    let clock = ManualClock()
     let source = Emitter<Int>()
     var seen: [Int] = []
     let subscription = source.delay(for: .milliseconds(100), clock: clock)
       .subscribe { seen.append($0) }
     source.send(1)
-    await clock.waitForSleepers(1)
-    #expect(clock.sleeperCount == 1)
+    #expect(clock.pendingCount == 1)
     subscription.unsubscribe()
-    #expect(await eventually { clock.sleeperCount == 0 })
+    #expect(clock.pendingCount == 0)
     await clock.advance(by: .seconds(1))
     #expect(seen == [])
   }
 
   @Test func nothingIsDeliveredAfterUnsubscribeEvenFromTheSubscriberItself() async throws {
-    let clock = TestClock()
+    let clock = ManualClock()
     let source = Emitter<Int>()
     var seen: [Int] = []
     var subscription: Subscription?
@@ -92,23 +87,21 @@ import Testing
     }
     source.send(1)
     source.send(2)
-    await clock.waitForSleepers(1)
     await clock.advance(by: .milliseconds(100))
-    #expect(await eventually { !seen.isEmpty })
-    await clock.settle()
     #expect(seen == [1])
   }
 
   @Test(arguments: [Duration.nanoseconds(-1), .seconds(-1)])
   func aNegativeDelayDeliversAsAZeroDelayDoes(interval: Duration) async throws {
-    let clock = TestClock()
+    let clock = ManualClock()
     let source = Emitter<Int>()
     var seen: [Int] = []
     let subscription = source.delay(for: interval, clock: clock).subscribe { seen.append($0) }
     source.send(1)
     source.send(2)
     #expect(seen == [])
-    #expect(await eventually { seen == [1, 2] })
+    await clock.advance(by: .zero)
+    #expect(seen == [1, 2])
     subscription.unsubscribe()
   }
 
@@ -116,16 +109,15 @@ import Testing
     Timers.maximumInterval + .nanoseconds(1), .seconds(Int64.max) + .seconds(Int64.max),
   ])
   func aDelayBeyondTheMaximumIntervalWaitsTheMaximumInterval(interval: Duration) async throws {
-    let clock = TestClock()
+    let clock = ManualClock()
     let source = Emitter<Int>()
     var seen: [Int] = []
     let subscription = source.delay(for: interval, clock: clock).subscribe { seen.append($0) }
     source.send(1)
-    await clock.waitForSleepers(1)
     await clock.advance(by: Timers.maximumInterval - .nanoseconds(1))
     #expect(seen == [])
     await clock.advance(by: .nanoseconds(1))
-    #expect(await eventually { seen == [1] })
+    #expect(seen == [1])
     subscription.unsubscribe()
   }
 }

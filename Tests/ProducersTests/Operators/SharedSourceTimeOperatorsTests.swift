@@ -9,7 +9,7 @@ import Testing
 @MainActor
 @Suite struct SharedSourceTimeOperatorsTests {
   @Test func debounceOnASharedEmitterPassesOnTheLastValueOfABurstSentFromAnyThread() async throws {
-    let clock = TestClock()
+    let clock = ManualClock()
     let source = SharedEmitter<Int>()
     var seen: [Int] = []
     let subscription = source.debounce(for: .milliseconds(100), clock: clock)
@@ -19,16 +19,14 @@ import Testing
       }
     source.send(1)
     source.send(2)  // from the main actor: taken before send returns, so one burst
-    await clock.waitForSleepers(1)
     await clock.advance(by: .milliseconds(99))
     #expect(seen == [])
     await clock.advance(by: .milliseconds(1))
-    #expect(await eventually { seen == [2] })
+    #expect(seen == [2])
 
     await Task.detached { source.send(3) }.value  // another thread: hops to the main actor
-    await clock.waitForSleepers(1)
     await clock.advance(by: .milliseconds(100))
-    #expect(await eventually { seen == [2, 3] })
+    #expect(seen == [2, 3])
     subscription.unsubscribe()
     #expect(source.subscriberCount == 0)
   }
@@ -36,7 +34,7 @@ import Testing
   @Test func throttleOnASharedCurrentValuePassesTheCurrentValueAtOnceThenOnePerInterval()
     async throws
   {
-    let clock = TestClock()
+    let clock = ManualClock()
     let source = SharedCurrentValue(0)
     var seen: [Int] = []
     let subscription = source.throttle(for: .milliseconds(100), clock: clock, latest: true)
@@ -48,9 +46,8 @@ import Testing
     source.send(1)
     source.update { $0 += 1 }
     #expect(seen == [0])
-    await clock.waitForSleepers(1)
     await clock.advance(by: .milliseconds(100))
-    #expect(await eventually { seen == [0, 2] })
+    #expect(seen == [0, 2])
     subscription.unsubscribe()
     #expect(source.subscriberCount == 0)
   }
@@ -58,7 +55,7 @@ import Testing
   @Test func delayOnASharedEmitterPassesOnEveryValueIntervalAfterTheActorTookItInOrder()
     async throws
   {
-    let clock = TestClock()
+    let clock = ManualClock()
     let source = SharedEmitter<Int>()
     var seen: [Int] = []
     let subscription = source.delay(for: .milliseconds(100), clock: clock)
@@ -67,18 +64,19 @@ import Testing
         seen.append($0)
       }
     await Task.detached { source.send(1) }.value  // another thread: hops to the main actor
-    await clock.waitForSleepers(1)  // the actor took it: its wait began
+    // The hop, not the clock, is waited for: the actor took the value once its wait began.
+    #expect(await eventually { clock.pendingCount == 1 })
     source.send(2)  // from the main actor: taken before send returns
     await clock.advance(by: .milliseconds(99))
     #expect(seen == [])
     await clock.advance(by: .milliseconds(1))
-    #expect(await eventually { seen == [1, 2] })
+    #expect(seen == [1, 2])
     subscription.unsubscribe()
     #expect(source.subscriberCount == 0)
   }
 
   @Test func theTimeOperatorsOnASharedCurrentValueStartFromTheCurrentValue() async throws {
-    let clock = TestClock()
+    let clock = ManualClock()
     let source = SharedCurrentValue("ready")
     var debounced: [String] = []
     var delayed: [String] = []
@@ -87,9 +85,8 @@ import Testing
     let delaying = source.delay(for: .milliseconds(50), clock: clock)
       .subscribe { delayed.append($0) }
     #expect(debounced == [] && delayed == [])
-    await clock.waitForSleepers(2)
     await clock.advance(by: .milliseconds(50))
-    #expect(await eventually { debounced == ["ready"] && delayed == ["ready"] })
+    #expect(debounced == ["ready"] && delayed == ["ready"])
     #expect(debounced == ["ready"])
     #expect(delayed == ["ready"])
     debouncing.unsubscribe()

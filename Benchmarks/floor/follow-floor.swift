@@ -1,0 +1,41 @@
+// The floor of follow's delivery model for Benchmarks/follow-vs-tail (issue 32): a hand-written
+// `tail -F` of one file, with no library between, that makes the hop the model asks for. An
+// inotify descriptor is read by a Dispatch read source on a queue of its own; each batch of
+// events hops once to the main queue (the main actor's), which reads the file from where it
+// stopped and writes what it read to standard output. One thread switch per event, as a
+// subscriber on the main actor of a one-hop producer gets.
+//
+//   swiftc -O -o follow-floor Benchmarks/floor/follow-floor.swift
+//   follow-floor FILE
+import Dispatch
+import Glibc
+
+let path = CommandLine.arguments[1]
+let fd = open(path, O_RDONLY | O_CLOEXEC)
+guard fd >= 0 else { fatalError("cannot open \(path)") }
+var offset = lseek(fd, 0, SEEK_END)
+let inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+guard inotify_add_watch(inotify, path, UInt32(IN_MODIFY)) >= 0 else { fatalError("watch") }
+
+let buffer = UnsafeMutableRawPointer.allocate(byteCount: 1 << 16, alignment: 8)
+/// Copies what was appended since the last call to standard output; on the main queue.
+@Sendable func copyAppended() {
+  while true {
+    let count = pread(fd, buffer, 1 << 16, offset)
+    guard count > 0 else { return }
+    offset += off_t(count)
+    var written = 0
+    while written < count { written += write(1, buffer + written, count - written) }
+  }
+}
+
+let source = DispatchSource.makeReadSource(
+  fileDescriptor: inotify, queue: DispatchQueue(label: "inotify"))
+let events = UnsafeMutableRawPointer.allocate(byteCount: 4096, alignment: 8)
+source.setEventHandler { @Sendable in
+  var any = false
+  while read(inotify, events, 4096) > 0 { any = true }
+  if any { DispatchQueue.main.async { copyAppended() } }
+}
+source.activate()
+dispatchMain()

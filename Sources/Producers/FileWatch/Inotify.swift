@@ -1,0 +1,120 @@
+#if os(Linux) || os(Android)
+  import Dispatch
+  import IndefiniteObservable
+  import Multicast
+
+  #if canImport(Glibc)
+    import Glibc
+  #elseif canImport(Musl)
+    import Musl
+  #endif
+
+  /// The process's one inotify instance, shared by every file watch.
+  ///
+  /// Made by the first watch and kept for the life of the process (one descriptor), like the
+  /// signal self-pipe: a watch adds its inotify watches to it and removes them when it goes,
+  /// synchronously, so no watch ever waits for a descriptor to be closed on a queue, and the
+  /// system's per-user limit on instances (128 by default) is never in play.
+  ///
+  /// Events are demultiplexed by watch descriptor: each watch descriptor has the receivers of
+  /// the watches that added it, and a batch of events read goes, in one hop per receiver, only
+  /// to the receivers of the descriptors it names. An event costs a dictionary lookup, however
+  /// many watches the process has. The kernel gives two watches of one file the same watch
+  /// descriptor, so a descriptor may have several receivers (and one receiver the same
+  /// descriptor twice, for a moment, while a path watch moves to the file it already watches).
+  final class Inotify: Sendable {
+    private let fd: Int32
+    private let channel: ProcessChannel
+    /// The receivers of each watch descriptor of the instance, once per `add`.
+    private let routes: LockedState<[Int32: [InotifyReceiver]]>
+
+    private static let instance = LockedState<Inotify?>(nil)
+
+    /// The instance, made on first use; a failure is thrown and tried again on the next call.
+    static func shared() throws(FileWatchError) -> Inotify {
+      try instance.withLock { (instance) throws(FileWatchError) -> Inotify in
+        if let instance { return instance }
+        let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard fd >= 0 else { throw .watchFailed(Errno(System.errno)) }
+        let made = Inotify(fd: fd)
+        instance = made
+        return made
+      }
+    }
+
+    /// The serial queue on which the instance's events are read, and every watch translates
+    /// them and runs its directory checks.
+    var queue: DispatchQueue { channel.queue }
+
+    private init(fd: Int32) {
+      self.fd = fd
+      let routes = LockedState<[Int32: [InotifyReceiver]]>([:])
+      self.routes = routes
+      channel = ProcessChannel(fd: fd, label: "IndefiniteObservable.FileWatch") { bytes in
+        Self.route(InotifyEvent.parse(bytes), through: routes)
+      }
+    }
+
+    /// Hands each receiver the events of `batch` for its watch descriptors, in order, on the
+    /// queue that read them (no hop); events of descriptors with no receiver (given back
+    /// already) are dropped.
+    private static func route(
+      _ batch: [InotifyEvent], through routes: LockedState<[Int32: [InotifyReceiver]]>
+    ) {
+      // The receivers are taken out under the lock and handed their events after it.
+      let deliveries = routes.withLock { routes in
+        var deliveries: [(receiver: InotifyReceiver, events: [InotifyEvent])] = []
+        var indices: [ObjectIdentifier: Int] = [:]
+        for event in batch {
+          guard let receivers = routes[event.watch] else { continue }
+          // A receiver that added the descriptor twice gets the event once.
+          var seen: Set<ObjectIdentifier> = []
+          for receiver in receivers
+          where receivers.count == 1 || seen.insert(ObjectIdentifier(receiver)).inserted {
+            if let index = indices[ObjectIdentifier(receiver)] {
+              deliveries[index].events.append(event)
+            } else {
+              indices[ObjectIdentifier(receiver)] = deliveries.count
+              deliveries.append((receiver, [event]))
+            }
+          }
+        }
+        return deliveries
+      }
+      for delivery in deliveries { delivery.receiver.receive(delivery.events) }
+    }
+
+    /// Adds `mask` to the watch of the file at `path` (following symbolic links), whose events
+    /// go to `receiver` from now on; the watch descriptor, to be given back with
+    /// ``remove(_:for:)``.
+    func add(_ path: String, mask: UInt32, for receiver: InotifyReceiver) -> Result<Int32, Errno> {
+      routes.withLock { routes in
+        let watch = inotify_add_watch(fd, path, mask | UInt32(IN_MASK_ADD))
+        guard watch >= 0 else { return .failure(Errno(System.errno)) }
+        routes[watch, default: []].append(receiver)
+        return .success(watch)
+      }
+    }
+
+    /// Gives back a watch descriptor that ``add(_:mask:for:)`` returned for `receiver`; its
+    /// events stop going there, and the last user removes the watch.
+    ///
+    /// Each user gives it back once, also when the kernel removed the watch by itself
+    /// (`IN_IGNORED`: the file was deleted); removing it again then fails harmlessly, and the
+    /// kernel never reuses the number for another watch soon (it allocates them cyclically).
+    func remove(_ watch: Int32, for receiver: InotifyReceiver) {
+      routes.withLock { routes in
+        guard var receivers = routes[watch],
+          let index = receivers.firstIndex(where: { $0 === receiver })
+        else { return }  // not a watch of this receiver
+        receivers.remove(at: index)
+        if receivers.isEmpty {
+          routes[watch] = nil
+          _ = inotify_rm_watch(fd, watch)
+        } else {
+          routes[watch] = receivers
+        }
+      }
+    }
+  }
+#endif

@@ -1,0 +1,20 @@
+#if os(Linux) || os(Android)
+  import Dispatch
+  import IndefiniteObservable
+  import Multicast
+
+  #if canImport(Glibc)
+    import Glibc
+  #elseif canImport(Musl)
+    import Musl
+  #endif
+
+  /// Turns the events of one watch into changes, on the serial queue that read them (the
+  /// inotify instance's), and gives its watch descriptors back when the watch goes.
+  protocol InotifyTranslator: Sendable {
+    /// The changes that `events` (of every watch in the process) mean for this watch.
+    func changes(_ events: [InotifyEvent]) -> [FileChange]
+    /// Gives back the watch descriptors; after it returns, no new one is taken. Idempotent.
+    func close()
+  }
+#endif

@@ -1,0 +1,228 @@
+#if os(Linux) || os(Android)
+  import Dispatch
+  import IndefiniteObservable
+  import Multicast
+
+  #if canImport(Glibc)
+    import Glibc
+  #elseif canImport(Musl)
+    import Musl
+  #endif
+
+  /// Turns the events of a path watch into changes, and moves the file watch to whatever file
+  /// appears at the path.
+  ///
+  /// While no file is at the path, the watch also checks every ``directoryCheckInterval`` that
+  /// the directory at the path is still the one it watches: a directory removed or renamed away
+  /// may hold no path any more long before the system says so (a descriptor still open on a file
+  /// of a removed directory delays its events until it is closed). When the directory at the path
+  /// is another, or none, the watch reports the end of a file it still watched, watches the
+  /// directory there once there is one, and reports a file already at the path as created.
+  final class PathTranslator: InotifyTranslator {
+    private struct Watches {
+      var file: Int32
+      var directory: Int32
+      var isChecking = false
+      var isClosed = false
+      // The alarm of the directory checks, made by the first check; cancelled by `close`.
+      var checks: (any Alarm)?
+    }
+
+    /// What watching the file at the path found.
+    private enum FileAtPath {
+      /// None: the name is gone again.
+      case none
+      /// The file watched already.
+      case same
+      /// Another file, now watched.
+      case other
+    }
+
+    /// What one check of the directory found.
+    private enum DirectoryCheck {
+      /// Nothing to check: a file is watched, or the watch is closed.
+      case done
+      /// The directory watched; its watch was taken once more by the check.
+      case same(Int32)
+      /// Another directory, now watched, or none; the old watch, to give back.
+      case other(old: Int32, isWatched: Bool)
+    }
+
+    private let inotify: Inotify
+    private let receiver: InotifyReceiver
+    private let path: String
+    private let directory: String
+    private let name: String
+    private let queue: DispatchQueue
+    private let send: @Sendable (FileChange) -> Void
+    // The watches change on the inotify instance's queue and are given back by `close` from any
+    // thread, so they live in a lock with whether the watch has been closed.
+    private let watches: LockedState<Watches>
+
+    /// How often a watch with no file at its path checks its directory.
+    static let directoryCheckInterval = Duration.milliseconds(250)
+
+    /// Translates the events of `fileWatch` and `directoryWatch` on `queue`, where it also checks
+    /// the directory and sends the changes that a check finds.
+    init(
+      inotify: Inotify, receiver: InotifyReceiver, path: String, directory: String, name: String,
+      fileWatch: Int32, directoryWatch: Int32, queue: DispatchQueue,
+      send: @escaping @Sendable (FileChange) -> Void
+    ) {
+      self.inotify = inotify
+      self.receiver = receiver
+      self.path = path
+      self.directory = directory
+      self.name = name
+      self.queue = queue
+      self.send = send
+      self.watches = LockedState(Watches(file: fileWatch, directory: directoryWatch))
+    }
+
+    func changes(_ events: [InotifyEvent]) -> [FileChange] {
+      var changes: [FileChange] = []
+      for event in events {
+        let (fileWatch, directoryWatch) = watches.withLock { ($0.file, $0.directory) }
+        if event.watch == directoryWatch {
+          if event.mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 {
+            directoryGone(renamed: event.mask & UInt32(IN_MOVE_SELF) != 0, &changes)
+            continue
+          }
+          guard event.name == name else { continue }
+          if event.mask & UInt32(IN_CREATE) != 0 {
+            if watchFile() != .same { changes.append(.created) }
+          } else if event.mask & UInt32(IN_MOVED_TO) != 0 {
+            if watchFile() != .same { changes.append(fileWatch >= 0 ? .replaced : .created) }
+          } else if event.mask & UInt32(IN_DELETE) != 0 {
+            changes.append(.deleted)
+            unwatchFile()
+          } else if event.mask & UInt32(IN_MOVED_FROM) != 0 {
+            changes.append(.renamed)
+            unwatchFile()
+          }
+        } else if event.watch == fileWatch {
+          if event.mask & UInt32(IN_MODIFY) != 0 { changes.append(.modified) }
+          if event.mask & UInt32(IN_ATTRIB) != 0 { changes.append(.attributes) }
+          if event.mask & UInt32(IN_IGNORED) != 0 { unwatchFile() }
+        }
+      }
+      return changes
+    }
+
+    func close() {
+      let (file, directory, checks) = watches.withLock { watches in
+        defer {
+          watches.file = -1
+          watches.directory = -1
+          watches.isClosed = true
+        }
+        let checks = watches.checks.take()
+        return watches.isClosed ? (-1, -1, checks) : (watches.file, watches.directory, checks)
+      }
+      checks?.cancel()
+      if file >= 0 { inotify.remove(file, for: receiver) }
+      if directory >= 0 { inotify.remove(directory, for: receiver) }
+    }
+
+    /// The directory was removed or renamed away: gives its watch back, reports the end of a
+    /// file still watched, and checks for the directory until one is at the path again.
+    private func directoryGone(renamed: Bool, _ changes: inout [FileChange]) {
+      let (watchesFile, directory) = watches.withLock { watches in
+        defer { watches.directory = -1 }
+        return (watches.file >= 0, watches.directory)
+      }
+      if directory >= 0 { inotify.remove(directory, for: receiver) }
+      if watchesFile { changes.append(renamed ? .renamed : .deleted) }
+      unwatchFile()
+    }
+
+    /// Starts the checks of the directory, unless they run already; they stop once a file is
+    /// watched or the watch is closed.
+    private func checkDirectoryLater() {
+      let starts = watches.withLock { watches in
+        guard !watches.isChecking, !watches.isClosed else { return false }
+        watches.isChecking = true
+        return true
+      }
+      if starts { scheduleCheck() }
+    }
+
+    /// Arms the alarm of the checks (made the first time), which runs the next check on the
+    /// watch's queue: the module's one timer mechanism, on Dispatch's clock.
+    private func scheduleCheck() {
+      let checks = watches.withLock { watches -> (any Alarm)? in
+        guard !watches.isClosed else { return nil }
+        if watches.checks == nil {
+          watches.checks = DispatchAlarm(
+            gate: ObserverGate { [self] _ in checkDirectory() }, leeway: .zero, queue: queue)
+        }
+        return watches.checks
+      }
+      checks?.arm(after: Self.directoryCheckInterval, repeating: nil)
+    }
+
+    /// One check, on the inotify instance's queue: the system gives the watch of the directory
+    /// at the path, which is the one held when that is the directory watched.
+    private func checkDirectory() {
+      let check = watches.withLock { watches -> DirectoryCheck in
+        guard !watches.isClosed, watches.file < 0 else {
+          watches.isChecking = false
+          return .done
+        }
+        let old = watches.directory
+        guard
+          case .success(let watch) = inotify.add(
+            directory, mask: FileWatcher.directoryMask, for: receiver)
+        else {
+          watches.directory = -1
+          return .other(old: old, isWatched: false)
+        }
+        watches.directory = watch
+        return watch == old ? .same(watch) : .other(old: old, isWatched: true)
+      }
+      switch check {
+      case .done:
+        return
+      case .same(let watch):
+        inotify.remove(watch, for: receiver)
+      case .other(let old, let isWatched):
+        if old >= 0 { inotify.remove(old, for: receiver) }
+        if isWatched, watchFile() == .other { send(.created) }
+      }
+      scheduleCheck()
+    }
+
+    /// Watches the file now at the path instead of the one watched, if any.
+    private func watchFile() -> FileAtPath {
+      let (old, new) = watches.withLock { watches -> (Int32, Int32?) in
+        let old = watches.file
+        guard !watches.isClosed,
+          case .success(let watch) = inotify.add(path, mask: Self.mask, for: receiver)
+        else {
+          watches.file = -1
+          return (old, nil)
+        }
+        watches.file = watch
+        return (old, watch)
+      }
+      // The same file gives the same watch, which this watch now holds twice: once is enough.
+      if old >= 0 { inotify.remove(old, for: receiver) }
+      guard let new else {
+        checkDirectoryLater()
+        return .none
+      }
+      return new == old ? .same : .other
+    }
+
+    private func unwatchFile() {
+      let file = watches.withLock { watches in
+        defer { watches.file = -1 }
+        return watches.file
+      }
+      if file >= 0 { inotify.remove(file, for: receiver) }
+      checkDirectoryLater()
+    }
+
+    private static let mask = UInt32(IN_MODIFY | IN_ATTRIB)
+  }
+#endif

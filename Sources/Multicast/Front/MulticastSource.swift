@@ -1,9 +1,12 @@
 import Dispatch
 import IndefiniteObservable
 
-/// A multicast source of this module: ``Emitter``, ``CurrentValue``, ``SendableEmitter`` or
-/// ``SendableCurrentValue``. Every spelling that these sources share is written once, here and in
-/// the two refinements, so that no source falls behind another:
+/// What every multicast source of this module offers to those who subscribe: ``Emitter``,
+/// ``CurrentValue``, ``SendableEmitter``, ``SendableCurrentValue``, and their read-only views
+/// (``ReadOnlySource``). Every subscribing spelling that these share is written once, here and in
+/// the two refinements, so that no source and no view falls behind another; what only the
+/// source's owner may do (send, end every subscription, change the limit) is on
+/// ``MulticastSubject``, which the views do not adopt.
 ///
 /// Which spellings each kind offers, and why, is the table "One front for every source" in the
 /// Multicast catalog.
@@ -11,7 +14,7 @@ import IndefiniteObservable
 /// A single-isolation source needs no `.sendingThread`: its plain `subscribe` already runs on
 /// the sending thread. The conformance is the module's own: a type outside it cannot make the
 /// storage the requirements ask for.
-public protocol MulticastSource<Value>: AnyObject {
+public protocol MulticastSource<Value> {
   /// The type of the values.
   associatedtype Value
 
@@ -21,24 +24,18 @@ public protocol MulticastSource<Value>: AnyObject {
 
   /// The source's subscribers and last value: the module's own, not for use outside it.
   var _storage: MulticastStorage<Value> { get }
+
+  /// The object that owns ``_storage``: the source itself, or a view's source. The module's
+  /// own, not for use outside it (a ``SubscriptionBag`` knows a source by it).
+  var _owner: AnyObject { get }
+}
+
+extension MulticastSource where Self: AnyObject {
+  /// The source itself: the module's own, not for use outside it.
+  public var _owner: AnyObject { self }
 }
 
 extension MulticastSource {
-  /// Ends every subscription bound to `owner` (SwiftEvents' `unbind`).
-  ///
-  /// No delivery to them begins after this returns; their `Subscription` objects are left as
-  /// they are (unsubscribing them later does nothing). Callable wherever the source is.
-  public func unsubscribe(_ owner: AnyObject) {
-    let id = ObjectIdentifier(owner)
-    _storage.endAll { $0.ownerID == id }
-  }
-
-  /// Ends every subscription (SwiftEvents' `unbindAll`): no delivery to any of them begins after
-  /// this returns. The last value is kept, and new subscriptions may follow.
-  public func unsubscribeAll() {
-    _storage.endAll()
-  }
-
   /// The number of subscriptions that have not ended, for diagnostics.
   ///
   /// Subscriptions whose owner is gone are removed first (which reads every owner: not for a
@@ -48,42 +45,10 @@ extension MulticastSource {
   }
 
   /// The number of values sent (for a current value, writes delivered: skipped equal writes are
-  /// not counted) since the source was created or ``resetSendCount()`` was called, for
-  /// diagnostics.
+  /// not counted) since the source was created or its owner called
+  /// ``MulticastSubject/resetSendCount()``, for diagnostics.
   public var sendCount: Int {
     _storage.locked.withLock { $0.sendCount }
-  }
-
-  /// Sets ``sendCount`` back to zero. A send on another thread at the same time may be counted
-  /// before or after.
-  public func resetSendCount() {
-    _storage.locked.withLock { $0.sendCount = 0 }
-  }
-
-  /// The number of subscribers above which subscribing fails an assertion; 100 by default.
-  ///
-  /// A guard against runaway subscription (subscribing in a loop, or never unsubscribing): in a
-  /// debug build, subscribing past the limit stops the program with a message that names the
-  /// source's type and the count; in a release build the check does nothing. Raise it for
-  /// sources that legitimately have many subscribers; `Int.max` turns the check off.
-  ///
-  /// Setting it takes any value, even one below ``subscriberCount`` (then the next subscribe
-  /// fails the assertion); to have such a limit refused at once, call ``setMaxSubscribers(_:)``.
-  public var maxSubscribers: Int {
-    get { _storage.locked.withLock { $0.maxSubscribers } }
-    set { _storage.locked.withLock { $0.maxSubscribers = newValue } }
-  }
-
-  /// Sets ``maxSubscribers`` to `limit`, or throws if the source already has more subscribers
-  /// than that, leaving the limit as it was.
-  ///
-  /// Subscriptions whose owner is gone are removed first, and not counted. The check and the
-  /// change are one step under the source's lock.
-  ///
-  /// - Throws: ``MaxSubscribersBelowCount``, with the count, when `limit` is below it (a
-  ///   negative `limit` always is).
-  public func setMaxSubscribers(_ limit: Int) throws(MaxSubscribersBelowCount) {
-    try _storage.setMaxSubscribers(limit)
   }
 }
 
@@ -139,22 +104,5 @@ extension MulticastSource where Value: Sendable {
     Subscription(
       _storage.subscribe(
         .bound(to: owner, next), queue: queue, replay: replayingLast, limit: limit))
-  }
-}
-
-extension MulticastSource where Value == Void {
-  /// Sends an event that carries no value: `send()` for `send(())` (for a current value of
-  /// `Void`, a write).
-  ///
-  /// ```swift
-  /// let didTap = Emitter<Void>()
-  /// didTap.subscribe { print("tapped") }
-  /// didTap.send()
-  /// ```
-  ///
-  /// As the source's own `send(_:)`: for a sendable source, a subscriber bound to the caller's
-  /// actor (`isolation`, which the compiler passes) has been called when this returns.
-  public func send(isolation: isolated (any Actor)? = #isolation) {
-    SendingIsolation.with(isolation) { _storage.send(()) }
   }
 }

@@ -149,8 +149,8 @@ extension SendableSource {
     Subscription(_storage.subscribe(.plain(next), replay: replayingLast, limit: limit))
   }
 
-  /// Subscribes `next` bound to `owner`, to run on the sending thread (see
-  /// ``subscribe(on:replayingLast:limit:_:)-(SynchronousDelivery,_,_,_)``).
+  /// Subscribes `next` bound to `owner`, to run on the sending thread, synchronously, before
+  /// `send` returns (see `subscribe(on: .sendingThread)` without an owner).
   ///
   /// - Parameters: See ``subscribe(replayingLast:limit:isolation:_:)``; `owner` is the object
   ///   the subscription is bound to.

@@ -11,9 +11,10 @@ import IndefiniteObservable
 /// Which spellings each kind offers, and why, is the table "One front for every source" in the
 /// Multicast catalog.
 ///
-/// A single-isolation source needs no `.sendingThread`: its plain `subscribe` already runs on
-/// the sending thread. The conformance is the module's own: a type outside it cannot make the
-/// storage the requirements ask for.
+/// A single-isolation source's plain `subscribe` already runs on the sending thread, with a
+/// closure that need not be `@Sendable`; it takes `on: .sendingThread` too, so that code moves
+/// between the kinds unchanged. The conformance is the module's own: a type outside it cannot
+/// make the storage the requirements ask for.
 public protocol MulticastSource<Value> {
   /// The type of the values.
   associatedtype Value
@@ -53,13 +54,16 @@ extension MulticastSource {
 }
 
 extension MulticastSource where Value: Sendable {
-  /// Subscribes `next` to be called on `queue`, optionally starting with the last value (the
-  /// current value of a current value, unless `replayingLast` is false) or stopping after a
-  /// number of values.
+  /// Subscribes `next` to be called on `target`, a queue or the sending thread, optionally
+  /// starting with the last value (the current value of a current value, unless
+  /// `replayingLast` is false) or stopping after a number of values.
   ///
-  /// Each value is delivered with `queue.async`; on a serial queue, values from one sending
-  /// thread arrive in order, after the replayed value. A value waiting on the queue is dropped
-  /// if the subscription has ended by the time the queue runs it.
+  /// On a queue, each value is delivered with `queue.async`; on a serial queue, values from one
+  /// sending thread arrive in order, after the replayed value, and a value waiting on the queue
+  /// is dropped if the subscription has ended by the time the queue runs it. On
+  /// `.sendingThread`, `next` runs synchronously before `send` returns, the fastest delivery
+  /// (see ``SynchronousDelivery``); for a single-isolation source that is where its plain
+  /// `subscribe` runs too, with a closure that need not be `@Sendable`.
   ///
   /// ```swift
   /// let downloads = Emitter<Int>()
@@ -67,42 +71,42 @@ extension MulticastSource where Value: Sendable {
   /// ```
   ///
   /// - Parameters:
-  ///   - queue: Where `next` runs.
+  ///   - target: Where `next` runs: a `DispatchQueue` or `.sendingThread`.
   ///   - replayingLast: Deliver the last value, if any, first; false for new values only. The
   ///     default is ``replaysLastByDefault``: false for emitters, true for current values.
-  ///   - limit: End the subscription after this many values enqueued (the replayed one
-  ///     included); nil for no limit. A limit of zero or less delivers nothing.
-  ///   - next: Called with each value, on `queue`.
+  ///   - limit: End the subscription after this many values delivered or enqueued (the
+  ///     replayed one included); nil for no limit. A limit of zero or less delivers nothing.
+  ///   - next: Called with each value, on `target`.
   /// - Returns: The subscription; dropping it does not unsubscribe.
   @discardableResult
   public func subscribe(
-    on queue: DispatchQueue,
+    on target: some DeliveryTarget,
     replayingLast: Bool = Self.replaysLastByDefault,
     limit: Int? = nil,
     _ next: @escaping @Sendable (Value) -> Void
   ) -> Subscription {
     Subscription(
-      _storage.subscribe(.plain(next), queue: queue, replay: replayingLast, limit: limit))
+      _storage.subscribe(.plain(next), queue: target._queue, replay: replayingLast, limit: limit))
   }
 
-  /// Subscribes `next` bound to `owner`, to be called on `queue` (see
+  /// Subscribes `next` bound to `owner`, to be called on `target` (see
   /// ``subscribe(on:replayingLast:limit:_:)``): `next` receives the owner with each value, the
   /// owner is held weakly, and the subscription ends when the owner is deallocated.
   ///
-  /// The owner is checked on the queue, right before each call.
+  /// On a queue, the owner is checked there, right before each call.
   ///
   /// - Parameters: See ``subscribe(on:replayingLast:limit:_:)``; `owner` is the object the
   ///   subscription is bound to.
   @discardableResult
   public func subscribe<Owner: AnyObject & Sendable>(
     _ owner: Owner,
-    on queue: DispatchQueue,
+    on target: some DeliveryTarget,
     replayingLast: Bool = Self.replaysLastByDefault,
     limit: Int? = nil,
     _ next: @escaping @Sendable (Owner, Value) -> Void
   ) -> Subscription {
     Subscription(
       _storage.subscribe(
-        .bound(to: owner, next), queue: queue, replay: replayingLast, limit: limit))
+        .bound(to: owner, next), queue: target._queue, replay: replayingLast, limit: limit))
   }
 }

@@ -15,8 +15,9 @@ import IndefiniteObservable
 /// every source; for a view of an ``Emitter`` or a ``CurrentValue`` those of
 /// ``SingleIsolationSource``; for a view of a ``SendableEmitter`` or a ``SendableCurrentValue``
 /// those of ``SendableSource`` (the operators, `stream(isolation:)`, `values(replayingLast:)`,
-/// `subscribe(on: .sendingThread)`), and it is `Sendable`. It has none of ``MulticastSubject``'s:
-/// no `send`, no value setter, no `unsubscribeAll()`, no limit to change. A type that names
+/// the subscribe family bound to the caller's actor), and it is `Sendable`. It has none of
+/// ``MulticastSubject``'s: no `send`, no value setter, no `unsubscribeAll()`, no limit to
+/// change. A type that names
 /// none of the source's type is `some SendableSource<Double>` (or `any`), which the view is.
 ///
 /// - Threading: as its source's: a view of a single-isolation source stays in that isolation

@@ -240,6 +240,40 @@ import Testing
     subscription.unsubscribe()
   }
 
+  /// `refillInline` reads on the thread that sends, before `send` returns (the lines still
+  /// reach the subscriber in a turn of its actor of their own): a line appended and sent, then
+  /// taken away at once, is delivered. Sent from another thread, the lines reach the actor
+  /// with no other hop; a truncation is seen as with `refill`; after unsubscribe, nothing.
+  @Test func aFileRefilledInlineIsReadOnTheSendingThread() async throws {
+    let directory = TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("log")
+    append("first\n", to: path)
+    let lines = Recorder<String>()
+    let statuses = Recorder<DescriptorStatus>()
+    let refills = SharedEmitter<Void>()
+    let subscription = try FileDescriptors.lines(
+      of: open(path, O_RDONLY), ownership: .streamCloses, refillInline: refills
+    ).subscribe(next: lines.record, status: statuses.record)
+    #expect(await lines.arrival(ofCount: 1))
+    #expect(await statuses.arrival { $0.contains(.endOfFile) })
+    append("second\n", to: path)
+    refills.send()
+    truncate(path, 0)  // read already: "second" is on its way
+    #expect(await lines.arrival(ofCount: 2))
+    #expect(lines.values == ["first", "second"])
+    append("third\nhalf", to: path)
+    DispatchQueue.global().async { refills.send() }
+    #expect(await lines.arrival(ofCount: 3))
+    #expect(lines.values == ["first", "second", "third"])
+    #expect(statuses.values.contains(.truncated))
+    subscription.unsubscribe()
+    append(" done\n", to: path)
+    refills.send()  // after unsubscribe: reads nothing, delivers nothing
+    try await Task.sleep(for: .milliseconds(50))
+    #expect(lines.values.count == 3)
+  }
+
   /// copytruncate with a fast writer: the file is emptied and written past the old read
   /// position before the reader looks again, so it never looks shorter.
   @Test func aFileTruncatedAndRewrittenPastTheReadPositionIsReadAgainFromItsStart() async throws {
@@ -267,12 +301,15 @@ import Testing
   }
 
   /// The same, while a read pass is going on: the file is truncated and written again between
-  /// two reads of one pass (here by the subscriber, on the delivery of a line).
+  /// two turns of one pass (here by the subscriber, on the delivery of a line of the first
+  /// turn: the file is two chunks long, so the pass has a second turn, after the delivery).
   @Test func aFileRewrittenDuringAReadPassIsReadAgainFromItsStart() async throws {
     let directory = TemporaryDirectory()
     defer { directory.remove() }
     let path = directory.file("log")
-    append("line 1\nline 2\n", to: path)
+    // 128 lines of 64 bytes: the first turn reads 4 KiB, lines 1 to 64.
+    let padded = (1...128).map { "line \($0)".padding(toLength: 63, withPad: ".", startingAt: 0) }
+    append(padded.joined(separator: "\n") + "\n", to: path)
     let lines = Recorder<String>()
     let statuses = Recorder<DescriptorStatus>()
     let refill = Broadcaster()
@@ -281,17 +318,16 @@ import Testing
     ).subscribe(
       next: { line in
         lines.record(line)
-        if line == "line 2" {
+        if line == padded[1] {
           truncate(path, 0)
           append("new line 1, longer than the whole old file\nnew line 2\n", to: path)
         }
       }, status: statuses.record)
-    #expect(await lines.arrival(ofCount: 4))
+    #expect(await lines.arrival(ofCount: 66))
     #expect(await statuses.arrival { $0.contains(.endOfFile) })
     #expect(
-      lines.values == [
-        "line 1", "line 2", "new line 1, longer than the whole old file", "new line 2",
-      ])
+      lines.values
+        == padded[..<64] + ["new line 1, longer than the whole old file", "new line 2"])
     #expect(statuses.values.contains(.truncated))
     subscription.unsubscribe()
   }

@@ -62,22 +62,29 @@ extension Subscription: Hashable {
     hasher.combine(ObjectIdentifier(self))
   }
 
-  /// Inserts the subscription into `set`, as Combine's `store(in:)` does with a
-  /// `Set<AnyCancellable>`.
+  /// Refused: a `Set<Subscription>` does not end its subscriptions when it is released, as
+  /// Combine's `Set<AnyCancellable>` does, so Combine's habit would compile and leave them
+  /// running. The compiler's message names what to use instead.
+  ///
+  /// Keep the subscriptions in a `SubscriptionBag` (module `Multicast`), which ends them when it
+  /// is deallocated, with the object that holds it:
   ///
   /// ```swift
-  /// var subscriptions = Set<Subscription>()
-  /// let numbers = ValueObservable<Int> { observer in
-  ///   observer.next(1)
-  ///   return noopDisconnect
-  /// }
-  /// numbers.subscribe { print($0) }.store(in: &subscriptions)
+  /// let bag = SubscriptionBag()  // `var cancellables = Set<AnyCancellable>()`
+  /// numbers.subscribe { print($0) }.store(in: bag)  // `.store(in: &cancellables)`
   /// ```
   ///
-  /// Unlike an `AnyCancellable`, a subscription does not unsubscribe when the set lets go of it:
-  /// call `unsubscribe()` on each (`subscriptions.forEach { $0.unsubscribe() }`), or keep them
-  /// in a `SubscriptionBag` (module `Multicast`), which ends them when it is deallocated.
-  /// Storing a subscription that is already in the set does nothing.
+  /// A `Set<Subscription>` filled with `insert(_:)` is still a set of subscriptions that you end
+  /// yourself (`subscriptions.forEach { $0.unsubscribe() }`): dropping a subscription never
+  /// ends it, as in 4.0.
+  @available(
+    *, unavailable,
+    message: """
+      a Set<Subscription> does not unsubscribe when it is released; keep a SubscriptionBag \
+      (import Multicast; 'let bag = SubscriptionBag()', then '.store(in: bag)'), which \
+      unsubscribes when it is deallocated
+      """
+  )
   public func store(in set: inout Set<Subscription>) {
     set.insert(self)
   }

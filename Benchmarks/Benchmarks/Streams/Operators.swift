@@ -18,6 +18,7 @@ func operatorBenchmarks() {
   mergeBenchmarks()
   switchToLatestBenchmarks()
   shareBenchmarks()
+  combineOperatorBenchmarks()
   timedOperatorBenchmarks()
   receiveOnBenchmarks()
 }

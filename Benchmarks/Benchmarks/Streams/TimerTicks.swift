@@ -14,7 +14,8 @@ import Producers
 func timerTickBenchmarks() {
   let scenario = "timer tick, 1 ms"
   var configuration = Benchmark.defaultConfiguration
-  configuration.metrics = checkingAllocations ? [.mallocCountTotal] : [.cpuTotal, .mallocCountTotal]
+  configuration.metrics =
+    checkingAllocations ? [.mallocCountTotal] : [.cpuTotal, .mallocCountTotal]
   configuration.maxIterations = checkingAllocations ? allocationCheckSamples : 5
   configuration.maxDuration = .seconds(10)
 
@@ -22,7 +23,9 @@ func timerTickBenchmarks() {
     await TickCounter().timers(UncheckedSendable(benchmark))
   }
 
-  Benchmark(name(scenario, "DispatchSourceTimer, a task to the actor (floor)"), configuration: configuration) {
+  Benchmark(
+    name(scenario, "DispatchSourceTimer, a task to the actor (floor)"), configuration: configuration
+  ) {
     benchmark in
     await TickCounter().dispatchTimer(UncheckedSendable(benchmark))
   }

@@ -19,7 +19,8 @@ extension ValueObservable {
   ///
   /// `transform` runs synchronously on the delivering thread, once per value and subscription.
   /// Everything else is as ``switchToLatest()`` says: the previous stream is disconnected before
-  /// the next one connects, and nothing of an older stream is passed on.
+  /// the next one connects, nothing of an older stream is passed on, and unsubscribing
+  /// disconnects the latest stream before this one, as Combine does.
   @inlinable
   public func flatMapLatest<U>(
     _ transform: @escaping (T) -> ValueObservable<U>

@@ -23,7 +23,9 @@ extension ValueObservable {
   /// that an older stream was still sending synchronously while it connected. Until this stream
   /// delivers its first stream, nothing is passed on. There is no completion to wait for: the
   /// latest stream stays connected until a newer one arrives or the subscription ends.
-  /// Unsubscribing disconnects from this stream, then from the latest stream.
+  /// Unsubscribing disconnects the latest stream first, while this stream is still connected,
+  /// then this stream, as Combine does (a stream this one delivers meanwhile is disconnected as
+  /// soon as it has connected).
   ///
   /// The streams delivered may be of any kind of stream of `U` (emitters, current values).
   /// Each subscription connects its own inner streams. Connecting one allocates what its stream
@@ -52,9 +54,10 @@ extension ValueObservable {
           disconnect()  // A newer stream arrived while this one connected.
         }
       }
+      // The latest stream first, while this one is still connected, as Combine does.
       return {
-        disconnectOuter()
         inner.end()
+        disconnectOuter()
       }
     }
   }

@@ -41,4 +41,23 @@ import Testing
     early.unsubscribe()
     late.unsubscribe()
   }
+
+  @Test func unsubscribeDisconnectsTheLatestStreamBeforeTheOuterOne() {
+    let queries = CallbackSource<String>()
+    var order: [String] = []
+    let outer = ValueObservable<String> { observer in
+      let upstream = queries.stream.subscribe(observer.next)
+      return {
+        order.append("outer, with \(queries.observerCount) observer")
+        upstream.unsubscribe()
+      }
+    }
+    let subscription = outer.flatMapLatest { query in
+      ValueObservable<String> { _ in { order.append("inner \(query)") } }
+    }.subscribe { _ in }
+    queries.emit("sw")
+    queries.emit("swift")
+    subscription.unsubscribe()
+    #expect(order == ["inner sw", "inner swift", "outer, with 1 observer"])
+  }
 }

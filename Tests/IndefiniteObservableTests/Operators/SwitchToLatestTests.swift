@@ -98,6 +98,52 @@ import Testing
     #expect(inner.disconnects == 1)
   }
 
+  /// As Combine's: the latest inner stream is disconnected first, while the outer stream is
+  /// still connected, then the outer one.
+  @Test func unsubscribeDisconnectsTheLatestStreamBeforeTheOuterOne() {
+    let streams = CallbackSource<ValueObservable<Int>>()
+    var order: [String] = []
+    var outerObserversWhenInnerEnded: Int?
+    let inner = ValueObservable<Int> { _ in
+      return {
+        order.append("inner")
+        outerObserversWhenInnerEnded = streams.observerCount
+      }
+    }
+    let outer = ValueObservable<ValueObservable<Int>> { observer in
+      let disconnect = streams.stream.subscribe(observer.next)
+      return {
+        order.append("outer")
+        disconnect.unsubscribe()
+      }
+    }
+    let subscription = outer.switchToLatest().subscribe { _ in }
+    streams.emit(inner)
+    subscription.unsubscribe()
+    #expect(order == ["inner", "outer"])
+    #expect(outerObserversWhenInnerEnded == 1)
+  }
+
+  /// Unsubscribing from inside a delivery of the latest stream ends both, inner first, and
+  /// nothing more is passed on.
+  @Test func unsubscribeFromInsideADeliveryEndsBothInnerFirst() {
+    let streams = CallbackSource<ValueObservable<Int>>()
+    let inner = CallbackSource<Int>()
+    var seen: [Int] = []
+    var subscription: Subscription?
+    subscription = streams.stream.switchToLatest().subscribe { value in
+      seen.append(value)
+      subscription?.unsubscribe()
+    }
+    streams.emit(inner.stream)
+    inner.emit(1)
+    inner.emit(2)
+    streams.emit(inner.stream)
+    #expect(seen == [1])
+    #expect(inner.observerCount == 0 && streams.observerCount == 0)
+    #expect(inner.connects == 1 && inner.disconnects == 1)
+  }
+
   @Test func eachSubscriptionConnectsItsOwnStreams() {
     let streams = CallbackSource<ValueObservable<Int>>()
     let inner = CallbackSource<Int>()

@@ -25,6 +25,8 @@ import Testing
     #expect(seen == [2])
 
     await Task.detached { source.send(3) }.value  // another thread: hops to the main actor
+    // The hop, not the clock, is waited for: the actor took the value once its wait began.
+    #expect(await eventually { clock.pendingCount == 1 })
     await clock.advance(by: .milliseconds(100))
     #expect(seen == [2, 3])
     subscription.unsubscribe()

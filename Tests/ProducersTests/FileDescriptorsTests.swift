@@ -73,7 +73,7 @@ import Testing
   @Test func streamClosesAnOwnedDescriptorWhenItsSubscriptionEnds() async throws {
     let pipe = Pipe()
     defer { close(pipe.write) }
-    let identity = FileIdentity(pipe.read)
+    let identity = try? FileIdentity(descriptor: pipe.read)
     let subscription = try FileDescriptors.lines(of: pipe.read, ownership: .streamCloses)
       .subscribe(next: { _ in })
     #expect(isStillOpen(pipe.read, identity))
@@ -84,7 +84,7 @@ import Testing
   @Test func anOwnedDescriptorIsReadItselfNotThroughADuplicate() async throws {
     let pipe = Pipe()
     defer { close(pipe.write) }
-    let identity = FileIdentity(pipe.read)
+    let identity = try? FileIdentity(descriptor: pipe.read)
     let lines = Recorder<String>()
     let subscription = try FileDescriptors.lines(of: pipe.read, ownership: .streamCloses)
       .subscribe(next: lines.record)
@@ -102,7 +102,7 @@ import Testing
   {
     let pipe = Pipe()
     defer { close(pipe.write) }
-    let identity = FileIdentity(pipe.read)
+    let identity = try? FileIdentity(descriptor: pipe.read)
     let stream = try FileDescriptors.lines(of: pipe.read, ownership: .streamCloses)
     let first = stream.subscribe(next: { _ in })
     let second = stream.subscribe(next: { _ in })
@@ -143,7 +143,7 @@ import Testing
   @Test func anOwnedDescriptorIsClosedWhenTheStreamGoesAwayUnsubscribed() async throws {
     let pipe = Pipe()
     defer { close(pipe.write) }
-    let identity = FileIdentity(pipe.read)
+    let identity = try? FileIdentity(descriptor: pipe.read)
     do { _ = try FileDescriptors.bytes(of: pipe.read, ownership: .streamCloses) }
     #expect(!isStillOpen(pipe.read, identity))
   }
@@ -240,6 +240,40 @@ import Testing
     subscription.unsubscribe()
   }
 
+  /// `refillInline` reads on the thread that sends, before `send` returns (the lines still
+  /// reach the subscriber in a turn of its actor of their own): a line appended and sent, then
+  /// taken away at once, is delivered. Sent from another thread, the lines reach the actor
+  /// with no other hop; a truncation is seen as with `refill`; after unsubscribe, nothing.
+  @Test func aFileRefilledInlineIsReadOnTheSendingThread() async throws {
+    let directory = TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("log")
+    append("first\n", to: path)
+    let lines = Recorder<String>()
+    let statuses = Recorder<DescriptorStatus>()
+    let refills = SendableEmitter<Void>()
+    let subscription = try FileDescriptors.lines(
+      of: open(path, O_RDONLY), ownership: .streamCloses, refillInline: refills
+    ).subscribe(next: lines.record, status: statuses.record)
+    #expect(await lines.arrival(ofCount: 1))
+    #expect(await statuses.arrival { $0.contains(.endOfFile) })
+    append("second\n", to: path)
+    refills.send()
+    truncate(path, 0)  // read already: "second" is on its way
+    #expect(await lines.arrival(ofCount: 2))
+    #expect(lines.values == ["first", "second"])
+    append("third\nhalf", to: path)
+    DispatchQueue.global().async { refills.send() }
+    #expect(await lines.arrival(ofCount: 3))
+    #expect(lines.values == ["first", "second", "third"])
+    #expect(statuses.values.contains(.truncated))
+    subscription.unsubscribe()
+    append(" done\n", to: path)
+    refills.send()  // after unsubscribe: reads nothing, delivers nothing
+    try await Task.sleep(for: .milliseconds(50))
+    #expect(lines.values.count == 3)
+  }
+
   /// copytruncate with a fast writer: the file is emptied and written past the old read
   /// position before the reader looks again, so it never looks shorter.
   @Test func aFileTruncatedAndRewrittenPastTheReadPositionIsReadAgainFromItsStart() async throws {
@@ -266,32 +300,39 @@ import Testing
     subscription.unsubscribe()
   }
 
-  /// The same, while a read pass is going on: the file is truncated and written again between
-  /// two reads of one pass (here by the subscriber, on the delivery of a line).
+  /// The same, while a read pass is going on: the file is truncated and written again, longer
+  /// than the whole old file, between two turns of one pass (here by the subscriber, on the
+  /// delivery of a line of the first turn: the file is two chunks long, so the pass has a
+  /// second turn, after the delivery). The new file is longer than the position, so only its
+  /// content tells the rewrite: a reader that checks the length alone goes on from the old
+  /// position and loses the new file's first 64 lines.
   @Test func aFileRewrittenDuringAReadPassIsReadAgainFromItsStart() async throws {
     let directory = TemporaryDirectory()
     defer { directory.remove() }
     let path = directory.file("log")
-    append("line 1\nline 2\n", to: path)
-    let lines = Recorder<String>()
+    func lines(_ name: String, _ count: Int) -> [String] {
+      (1...count).map { "\(name) \($0)".padding(toLength: 63, withPad: ".", startingAt: 0) }
+    }
+    // 128 lines of 64 bytes: the first turn reads 4 KiB, lines 1 to 64. The new file has 192.
+    let old = lines("line", 128)
+    let new = lines("new line", 192)
+    append(old.joined(separator: "\n") + "\n", to: path)
+    let received = Recorder<String>()
     let statuses = Recorder<DescriptorStatus>()
     let refill = Broadcaster()
     let subscription = try FileDescriptors.lines(
       of: open(path, O_RDONLY), ownership: .streamCloses, refill: refill.stream
     ).subscribe(
       next: { line in
-        lines.record(line)
-        if line == "line 2" {
+        received.record(line)
+        if line == old[1] {
           truncate(path, 0)
-          append("new line 1, longer than the whole old file\nnew line 2\n", to: path)
+          append(new.joined(separator: "\n") + "\n", to: path)
         }
       }, status: statuses.record)
-    #expect(await lines.arrival(ofCount: 4))
+    #expect(await received.arrival(ofCount: 64 + 192))
     #expect(await statuses.arrival { $0.contains(.endOfFile) })
-    #expect(
-      lines.values == [
-        "line 1", "line 2", "new line 1, longer than the whole old file", "new line 2",
-      ])
+    #expect(received.values == old[..<64] + new)
     #expect(statuses.values.contains(.truncated))
     subscription.unsubscribe()
   }
@@ -424,7 +465,7 @@ import Testing
     var identities: [(Int32, FileIdentity?)] = []
     for _ in 0..<200 {
       let pipe = Pipe()
-      identities.append((pipe.read, FileIdentity(pipe.read)))
+      identities.append((pipe.read, try? FileIdentity(descriptor: pipe.read)))
       let lines = Recorder<String>()
       let subscription = try FileDescriptors.lines(of: pipe.read, ownership: .streamCloses)
         .subscribe(next: lines.record)

@@ -24,6 +24,7 @@ let benchmarks: @Sendable () -> Void = {
   operatorBenchmarks()
   linesBenchmarks()
   timerTickBenchmarks()
+  pipeByteBenchmarks()
 }
 
 /// The name of a benchmark of `implementation` in `scenario`.

@@ -1,5 +1,5 @@
 /// Turns the chunks read from a descriptor into the values of a stream.
-protocol ChunkDecoder {
+protocol ChunkDecoder: Sendable {
   associatedtype Value: Sendable
   /// Emits the values that `chunk` completes, keeping any unfinished rest.
   mutating func decode(_ chunk: UnsafeRawBufferPointer, emit: (Value) -> Bool)

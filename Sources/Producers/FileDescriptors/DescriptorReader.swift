@@ -4,49 +4,55 @@ import Multicast
 import Synchronization
 
 /// What every reader of a descriptor stream owns for one subscription: its descriptor (the
-/// stream's own, or a duplicate, see ``DescriptorHolder``), its private serial queue, its subscriber behind an `ObserverGate` bound
-/// to the actor that made the stream, and the steps that end it. The readers below it
-/// (``SourceReader``, ``FileReader``, ``ReadinessWatcher``) only read.
+/// stream's own, or a duplicate, see ``DescriptorHolder``), the reader's state, its subscriber
+/// behind an `ObserverGate` bound to the actor that made the stream, and the steps that end it.
+/// The readers built on it (``SourceReader``, ``FileReader``, ``ReadinessWatcher``) only read.
 ///
-/// Reading happens on `queue`; delivery on the subscriber's actor. A reader hands over the
-/// values of one chunk at a time with ``deliver(_:then:)``, and asks for its next read only in
-/// the continuation, which runs once the subscriber has received them (the gate runs it on the
-/// actor, after the values): so a reader never reads ahead of a busy actor, holds one chunk at a
-/// time, and takes turns with the other work of that actor (a timer's tick, another stream's
-/// chunk), each turn a hop of its own.
+/// No queue of its own: a read runs on the thread that learned the descriptor has something
+/// (the ``DescriptorPoller``'s thread, or the thread that asked a regular file for a refill),
+/// and its values go from there to the subscriber's actor: one thread switch. The reads are
+/// turns, one at a time, each inside ``withTurn(_:)``, which holds the reader's lock: so the
+/// reader's state (a decoder, a file position) needs no confinement of its own, and ``end()``
+/// never closes the descriptor under a read. A reader hands over the values of one turn with
+/// ``deliver(_:then:)``, and asks for its next turn only in the continuation, which runs once
+/// the subscriber has received them (the gate runs it on the actor, after the values): so a
+/// reader never reads ahead of a busy actor, holds one chunk at a time, and takes turns with
+/// the other work of that actor (a timer's tick, another stream's chunk).
 ///
-/// Ending, in order: ``disconnect()`` (from any thread) closes the gate, so that no delivery
-/// begins after it returns, ends the subscription's use of the holder, and asks the queue to
-/// ``end()`` the reader, after the turn in progress: that ends the wait under way and gives the
-/// descriptor back to the holder, closing it when the holder says so, and no read begins after
-/// it.
+/// Ending: ``disconnect()`` (from any thread) closes the gate, so that no delivery begins after
+/// it returns, ends the subscription's use of the holder, and ends the reader: once the turn
+/// in progress, if any, is over, it ends the waits under way and gives the descriptor back to
+/// the holder, closing it when the holder says so, and no turn begins after it.
 ///
-/// `@unchecked Sendable`: the subclasses' mutable state is used only on `queue`, one block at a
-/// time (their reads and Dispatch handlers run there); the gate and `isDisconnected` are
-/// thread-safe; the rest is immutable.
-class DescriptorReader<Value: Sendable>: @unchecked Sendable {
+/// `Sendable`, checked: its mutable state is in a `LockedState`, the gate and the flag are
+/// thread-safe, the rest is immutable. (It is the readers' one proof: the readers compose it,
+/// and none of them makes a claim of its own.)
+final class DescriptorReader<Value: Sendable, State: Sendable>: Sendable {
   /// The stream's descriptor, which the subscription's descriptor is (or duplicates).
   let holder: DescriptorHolder
   /// The descriptor this reader reads, and gives back (see ``DescriptorHolder/giveBack(_:)``).
   let fd: Int32
-  /// The serial queue on which the reader reads.
-  let queue: DispatchQueue
   private let observer: ObserverGate<DescriptorEvent<Value>>
   private let isDisconnected = Atomic(false)
-  // The wait under way, if any; used only on the queue.
-  private var waiting: UInt64?
-  /// Whether the reader has ended (``end()``); used only on the queue.
-  private var isEnding = false
+  private let state: LockedState<Turns>
+
+  private struct Turns: Sendable {
+    var reader: State
+    // The waits under way: ended by `end()`.
+    var waits: Set<UInt64> = []
+    // Whether the reader has ended: no turn begins once it has.
+    var isEnding = false
+  }
 
   /// Takes over `fd`, a descriptor acquired from `holder`, for a subscription of `observer`,
-  /// which is called on `isolation` only; `queue` is a serial queue of the subscription's own.
+  /// which is called on `isolation` only; `state` is the reader's, reached in its turns.
   init(
-    holder: DescriptorHolder, fd: Int32, queue: DispatchQueue,
+    holder: DescriptorHolder, fd: Int32, state: State,
     observer: DescriptorObserver<Value>, isolation: isolated any Actor
   ) {
     self.holder = holder
     self.fd = fd
-    self.queue = queue
+    self.state = LockedState(Turns(reader: state))
     self.observer = Self.gate(to: observer, isolation: isolation)
     LiveResources.opened(.producerObservers)
   }
@@ -76,79 +82,84 @@ class DescriptorReader<Value: Sendable>: @unchecked Sendable {
   }
 
   /// Whether the subscription has ended: no delivery begins once it has.
-  final var isCancelled: Bool { observer.isClosed }
+  var isCancelled: Bool { observer.isClosed }
+
+  /// Runs one turn: `body` with the descriptor and the reader's state, under the reader's lock,
+  /// unless the reader has ended (nil then). When the subscription has ended, ends the reader
+  /// instead. `body` must only read and decode: send what it found after the turn.
+  func withTurn<Result>(_ body: (Int32, inout State) -> Result) -> Result? {
+    let result = state.withLock { turns -> Result?? in
+      if turns.isEnding { return .some(nil) }
+      if isCancelled { return nil }
+      return .some(body(fd, &turns.reader))
+    }
+    guard let result else {
+      end()
+      return nil
+    }
+    return result
+  }
 
   /// Hands `values` to the subscriber, on its actor, in order; then, unless the subscription
-  /// ended meanwhile, runs `then` on that actor. False once the subscription has ended.
+  /// ended meanwhile, runs `then` on that actor. False once the subscription has ended. Sent
+  /// from the subscriber's actor, they are delivered before this returns.
   @discardableResult
-  final func deliver(_ values: [Value], then: (@Sendable () -> Void)? = nil) -> Bool {
+  func deliver(_ values: [Value], then: (@Sendable () -> Void)? = nil) -> Bool {
     observer.send(.values(values, then: then))
   }
 
   /// Reports a status to the subscriber, on its actor, after the values handed over before.
-  final func report(_ status: DescriptorStatus) {
+  func report(_ status: DescriptorStatus) {
     observer.send(.status(status))
   }
 
-  /// Runs `work` on the reader's queue: the continuation of a delivery that asks for the next
-  /// read.
-  final func onQueue(_ work: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
-    let queue = self.queue
-    return { queue.async(execute: work) }
-  }
-
   /// The subscription's disconnect: stops delivery at once, releases the subscriber, ends the
-  /// use of the descriptor, and ends the reader on its queue, after the turn in progress, if
-  /// any. Idempotent.
-  final func disconnect() {
+  /// use of the descriptor, and ends the reader once the turn in progress, if any, is over.
+  /// Idempotent.
+  func disconnect() {
     guard !isDisconnected.exchange(true, ordering: .acquiringAndReleasing) else { return }
     observer.close()
     holder.endUse()
-    queue.async { self.end() }
-  }
-
-  /// Whether a turn on the queue must stop: the reader has ended, or its subscription has, in
-  /// which case the reader ends now. Each turn asks first.
-  final var turnMustStop: Bool {
-    if isEnding { return true }
-    guard isCancelled else { return false }
     end()
-    return true
   }
 
-  /// Ends the reader, on the queue: ends the wait under way and gives the descriptor back,
-  /// closing it when the holder says so (a duplicate always; the stream's own descriptor when
-  /// its last use has ended). The poller ignores a descriptor whose wait has ended. Runs once; a reader calls it itself when its
-  /// stream has nothing more to give, and ``disconnect()`` calls it.
-  final func end() {
-    guard !isEnding else { return }
-    isEnding = true
-    endWaiting()
+  /// Ends the reader: ends the waits under way and gives the descriptor back, closing it when
+  /// the holder says so (a duplicate always; the stream's own descriptor when its last use has
+  /// ended). The poller ignores a wait that has ended. Runs once, after the turn in progress; a
+  /// reader calls it itself when its stream has nothing more to give, and ``disconnect()``
+  /// calls it.
+  func end() {
+    let waits = state.withLock { turns -> Set<UInt64>? in
+      guard !turns.isEnding else { return nil }
+      turns.isEnding = true
+      defer { turns.waits = [] }
+      return turns.waits
+    }
+    guard let waits else { return }
+    for wait in waits { DescriptorPoller.shared.cancel(wait) }
     guard holder.giveBack(fd) else { return }
     System.close(fd)
     LiveResources.closed(.descriptors)
   }
 
-  /// Waits, with ``DescriptorPoller``, until the descriptor has `events`, then runs `ready` on
-  /// the queue; ``endWaiting()`` ends the wait. Call on the queue, one wait at a time.
-  final func wait(for events: Int16, then ready: @escaping @Sendable () -> Void) {
-    let queue = self.queue
-    waiting = DescriptorPoller.shared.wait(fd, for: events) {
-      queue.async {
-        self.waiting = nil
-        ready()
+  /// Waits, with ``DescriptorPoller``, until the descriptor has `events` (a regular file has
+  /// `POLLIN` at once), then runs `ready` on the poller's thread, unless the reader has ended
+  /// meanwhile; ``end()`` ends the wait.
+  func wait(for events: Int16, then ready: @escaping @Sendable () -> Void) {
+    let poller = DescriptorPoller.shared
+    state.withLock { turns in
+      guard !turns.isEnding else { return }
+      // Registered under the lock: `ready`, which takes it, cannot run before the wait is known.
+      let id = poller.wait(fd, for: events) { [self] id in
+        let ended = state.withLock { turns -> Bool in
+          turns.waits.remove(id)
+          return turns.isEnding
+        }
+        if !ended { ready() }
       }
+      turns.waits.insert(id)
     }
   }
-
-  /// Ends the wait under way, if any, on the queue: its `ready` will not run (or, if the
-  /// descriptor was ready already, runs and must check that the reader has ended).
-  final func endWaiting() {
-    guard let waiting else { return }
-    self.waiting = nil
-    DescriptorPoller.shared.cancel(waiting)
-  }
-
 }
 
 /// One call of a descriptor stream's observer: the values of one chunk, with what to do once

@@ -34,19 +34,21 @@ import Multicast
 ///   subscriptions would fail.
 /// - Threading: a stream is made on an actor (the main actor in top-level code and in
 ///   `@MainActor` types), and values and statuses are delivered on that actor, one call at a
-///   time and in order; the reading happens on a private serial queue per subscription. Code
+///   time and in order; the reading happens where the descriptor's event arrives (the package's
+///   poller thread; for a regular file, where its refill trigger delivers), one thread switch
+///   from the actor. Code
 ///   that is not isolated to an actor cannot make a stream. Subscribe and unsubscribe on the
 ///   actor that made the stream (the stream is not `Sendable`); once `unsubscribe()` returns,
 ///   nothing more is delivered.
 /// - Pipes, sockets, terminals and devices are read from the start of the subscription, and,
-///   whenever they have nothing for now, again as data arrives (a Dispatch read source says
+///   whenever they have nothing for now, again as data arrives (the poller's `poll` says
 ///   when); end of file is reported once on the status channel and reading stops. A device that
 ///   Dispatch cannot watch is read all the same: `/dev/null` reports `.endOfFile` at once, and
 ///   an endless device such as `/dev/zero` or `/dev/urandom` delivers for as long as the
 ///   subscription lasts, as fast as the subscriber takes it, holding one chunk (and for lines
 ///   one unfinished line) at a time, so memory does not grow; unsubscribe to stop it.
-/// - Regular files are read to their end at once; each time `refill` delivers, the reader reads
-///   what was appended since (from the start when the file was truncated); without `refill` a
+/// - Regular files are read to their end at once; each time `refill` delivers, the reader reads,
+///   on the thread it delivers on, what was appended since (from the start when the file was truncated); without `refill` a
 ///   regular file is read once. A file whose size reads 0 yet has content (a `/proc` or `/sys`
 ///   file) has no length to compare, and is never reported truncated.
 /// - Fairness and backpressure: a subscription reads one chunk per turn (64 KiB for bytes,
@@ -76,7 +78,44 @@ public enum FileDescriptors {
     isolation: isolated any Actor = #isolation
   ) throws(FileDescriptorError) -> DescriptorObservable<[UInt8]> {
     try reading(
-      fd, ownership: ownership, refill: refill, chunkSize: 65_536, isolation: isolation
+      fd, ownership: ownership, refill: refill.map(Refill.onActor) ?? .none, chunkSize: 65_536,
+      isolation: isolation
+    ) { ByteChunks() }
+  }
+
+  /// A stream of the bytes read from `fd`, a followed regular file read on the thread that
+  /// sends `refillInline`: the way to follow a file with one thread switch per change.
+  ///
+  /// Each `refillInline.send()`, from any thread, reads what was appended to the file there,
+  /// before `send` returns (about one chunk; a longer rest is read in later turns), and hands
+  /// it to the stream's actor: so a change learnt on a system thread (a Dispatch source's
+  /// handler, a C library's callback) reaches the subscriber in one thread switch, with no
+  /// doorbell stream and no queue between. A ``FileWatch`` stream delivers on its actor: sent
+  /// from its subscriber, the read runs on that actor, as with `refill`. The values are delivered in a turn of the actor of
+  /// their own, also when `send` is called on that actor (never inside `send`). A send while a
+  /// read of this subscription is under way elsewhere makes that read go on to the new end
+  /// instead, and returns at once. After `unsubscribe()` returns, a send reads nothing.
+  /// Other descriptors ignore `refillInline` and are read as with
+  /// ``bytes(of:ownership:refill:isolation:)``.
+  ///
+  /// ```swift
+  /// let refills = SendableEmitter<Void>()
+  /// let bytes = try FileDescriptors.bytes(
+  ///   of: fd, ownership: .streamCloses, refillInline: refills)
+  /// // Where a change is learnt on a thread of the system, such as a Dispatch source's handler:
+  /// changes.setEventHandler { refills.send() }  // reads here, on the handler's thread
+  /// ```
+  ///
+  /// - Throws: As ``bytes(of:ownership:refill:isolation:)``.
+  public static func bytes(
+    of fd: Int32,
+    ownership: DescriptorOwnership,
+    refillInline: SendableEmitter<Void>,
+    isolation: isolated any Actor = #isolation
+  ) throws(FileDescriptorError) -> DescriptorObservable<[UInt8]> {
+    try reading(
+      fd, ownership: ownership, refill: .onSendingThread(refillInline), chunkSize: 65_536,
+      isolation: isolation
     ) { ByteChunks() }
   }
 
@@ -115,7 +154,32 @@ public enum FileDescriptors {
       throw .maximumLineLengthNotPositive(maximumLineLength)
     }
     return try reading(
-      fd, ownership: ownership, refill: refill, chunkSize: 4_096, isolation: isolation
+      fd, ownership: ownership, refill: refill.map(Refill.onActor) ?? .none, chunkSize: 4_096,
+      isolation: isolation
+    ) { LineDecoder(splitter: splitter) }
+  }
+
+  /// A stream of the lines of text read from `fd`, a followed regular file read on the thread
+  /// that sends `refillInline` (see ``bytes(of:ownership:refillInline:isolation:)``, which says
+  /// how, and ``lines(of:ownership:refill:maximumLineLength:isolation:)`` for the lines).
+  ///
+  /// - Throws: As ``lines(of:ownership:refill:maximumLineLength:isolation:)``.
+  public static func lines(
+    of fd: Int32,
+    ownership: DescriptorOwnership,
+    refillInline: SendableEmitter<Void>,
+    maximumLineLength: Int = 1 << 20,
+    isolation: isolated any Actor = #isolation
+  ) throws(FileDescriptorError) -> DescriptorObservable<String> {
+    let splitter: LineSplitter
+    do {
+      splitter = try LineSplitter(maximumLineLength: maximumLineLength)
+    } catch {
+      throw .maximumLineLengthNotPositive(maximumLineLength)
+    }
+    return try reading(
+      fd, ownership: ownership, refill: .onSendingThread(refillInline), chunkSize: 4_096,
+      isolation: isolation
     ) { LineDecoder(splitter: splitter) }
   }
 
@@ -172,7 +236,7 @@ public enum FileDescriptors {
   private static func reading<Decoder: ChunkDecoder>(
     _ fd: Int32,
     ownership: DescriptorOwnership,
-    refill: ValueObservable<Void>?,
+    refill: Refill,
     chunkSize: Int,
     isolation: isolated any Actor,
     decoder: @escaping () -> Decoder
@@ -181,7 +245,6 @@ public enum FileDescriptors {
     let holder = DescriptorHolder(fd: fd, ownership: ownership)
     let isRegular = (try? System.status(fd).get()).map(System.isRegular) ?? false
     return DescriptorObservable { observer in
-      let queue = DispatchQueue(label: "IndefiniteObservable.FileDescriptors")
       let fd: Int32
       switch holder.acquire() {
       case .success(let acquired): fd = acquired
@@ -190,20 +253,40 @@ public enum FileDescriptors {
       guard isRegular else {
         let reader = SourceReader(
           holder: holder, fd: fd, decoder: decoder(), chunkSize: chunkSize, observer: observer,
-          queue: queue, isolation: isolation)
+          isolation: isolation)
         return reader.disconnect
       }
       let reader = FileReader(
         holder: holder, fd: fd, decoder: decoder(), chunkSize: chunkSize, observer: observer,
-        queue: queue, following: refill != nil, isolation: isolation)
+        following: refill.isFollowing, isolation: isolation)
       // Subscribed before the first pass is asked for: a change the trigger reports from now on
       // is read by a later pass, and the first pass reads everything written before it.
-      let refilling = refill?.subscribe { reader.refill() }
+      let refilling: Subscription?
+      switch refill {
+      case .none: refilling = nil
+      case .onActor(let stream): refilling = stream.subscribe { reader.refill() }
+      case .onSendingThread(let emitter):
+        refilling = emitter.subscribe(on: .sendingThread, replayingLast: false) { reader.refill() }
+      }
       reader.refill()
       return {
         refilling?.unsubscribe()
         reader.disconnect()
       }
+    }
+  }
+
+  /// What makes a regular file's reader read again.
+  private enum Refill {
+    case none
+    // A stream delivered on the subscriber's actor, where the reads run.
+    case onActor(ValueObservable<Void>)
+    // Read on the thread that sends.
+    case onSendingThread(SendableEmitter<Void>)
+
+    var isFollowing: Bool {
+      if case .none = self { return false }
+      return true
     }
   }
 
@@ -218,9 +301,7 @@ public enum FileDescriptors {
       switch holder.acquire() {
       case .success(let fd):
         let watcher = ReadinessWatcher(
-          holder: holder, fd: fd,
-          queue: DispatchQueue(label: "IndefiniteObservable.FileDescriptors"),
-          events: events, observer: observer, isolation: isolation)
+          holder: holder, fd: fd, events: events, observer: observer, isolation: isolation)
         return watcher.disconnect
       case .failure(let failure):
         return report(failure, to: observer, isolation: isolation)

@@ -1,153 +1,220 @@
-import Dispatch
 import IndefiniteObservable
-import Synchronization
 
-/// Reads a regular file for one subscription: to its end at once, then again each time the
-/// refill trigger fires, from where it stopped (or from the start, after a truncation: the
-/// file no longer holds the bytes read before the position, see ``FileCheckpoint``).
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Reads a regular file for one subscription: to its end at once, then again each time it is
+/// refilled, from where it stopped (or from the start, after a truncation: the file no longer
+/// holds the bytes read before the position, see ``FileCheckpoint``).
 ///
-/// A regular file is always "readable" to Dispatch, so a read source would spin at end of file;
-/// this reader runs read passes on the queue instead, and uses `pread` with its own
-/// offset so it never moves the descriptor's offset. A pass is a series of turns of one chunk
-/// each, and the next turn is asked for once the subscriber has received the values of the last
-/// (``DescriptorReader/deliver(_:then:)``), so a long file takes turns with the other work of
-/// the subscriber's actor and is never read ahead of it.
+/// A regular file is always "readable", so no wait can say it has grown: a pass is started by
+/// a refill instead. ``refill()`` reads on the calling thread (the thread where the trigger's
+/// event arrived: one thread switch from there to the subscriber's actor, none when the
+/// trigger delivers on that actor). The reader uses `pread` with its own
+/// offset so it never moves the descriptor's offset. A pass is a series of turns of about one
+/// chunk each; a turn that reads the file's end in the same turn reports it with its values.
+/// The next turn is asked for once the subscriber has received the values of the last
+/// (``DescriptorReader/deliver(_:then:)``), on the poller's thread, so a long file takes turns
+/// with the other work of the subscriber's actor and is never read ahead of it. A refill asked
+/// for during a pass makes the pass read on to the new end.
 ///
 /// A file whose size reads 0 in `stat` yet has a byte at its start is a `/proc` or `/sys`
 /// file, whose content is made anew at each read (`/proc/meminfo`, `/proc/uptime`): it has no
 /// length, and bytes that change between two reads are no sign of a rewrite. Such a file is
 /// never taken for truncated; a refill reads whatever lies past the position.
-///
-/// `decoder`, `checkpoint`, `isPassing`, `passAgain`, `lengthIsKnown`, `readSomething`,
-/// `reportedEnd` and `hasFailed` are used only by the passes, on the queue (see
-/// ``DescriptorReader``); `pending` is atomic.
-final class FileReader<Decoder: ChunkDecoder>: DescriptorReader<Decoder.Value>, @unchecked Sendable
-{
-  private let following: Bool
-  private var decoder: Decoder
-  // The most bytes one read asks for: the most that one turn decodes and delivers.
+final class FileReader<Decoder: ChunkDecoder>: Sendable {
+  private let reader: DescriptorReader<Decoder.Value, Pass>
+  // The most bytes one turn reads: the most that one turn decodes and delivers.
   private let chunkSize: Int
-  private var checkpoint: FileCheckpoint
-  // Whether a pass is under way, and whether another was asked for meanwhile: it starts when
-  // this one ends, and checks the file again (it may have been truncated behind the position
-  // this pass reads from).
-  private var isPassing = false
-  private var passAgain = false
-  // Whether the pass under way may compare the file with the checkpoint (see above).
-  private var lengthIsKnown = true
-  private var readSomething = false
-  private var reportedEnd = false
-  private var hasFailed = false
-  // Whether a read pass is waiting on the queue: passes asked for meanwhile merge into it.
-  private let pending = Atomic(false)
+  private let following: Bool
+
+  /// The state of the passes, reached in the reader's turns.
+  private struct Pass: Sendable {
+    var decoder: Decoder
+    var checkpoint: FileCheckpoint
+    // Whether a pass is under way (a turn or a delivery with its next turn to come), and
+    // whether another was asked for meanwhile: it starts when this one ends, and checks the
+    // file again (it may have been truncated behind the position this pass reads from).
+    var isPassing = false
+    var passAgain = false
+    // Whether the pass under way may compare the file with the checkpoint (see above).
+    var lengthIsKnown = true
+    var readSomething = false
+    var reportedEnd = false
+    var hasFailed = false
+  }
+
+  /// What a turn found, in order.
+  private enum Piece {
+    case values([Decoder.Value])
+    case status(DescriptorStatus)
+  }
 
   /// Takes over `fd`, a descriptor acquired from `holder`, which the reader now owns; the first
-  /// pass waits for the first ``refill()``, which the stream asks for once it has subscribed to
-  /// its refill trigger (so that a write right after the first pass read is never missed: its
-  /// trigger comes after the subscription). `following` keeps an unfinished last line for the next pass instead of flushing
-  /// it at end of file.
+  /// pass waits for the first refill, which the stream asks for once it has subscribed to its
+  /// refill trigger (so that a write right after the first pass read is never missed: its
+  /// trigger comes after the subscription). `following` keeps an unfinished last line for the
+  /// next pass instead of flushing it at end of file.
   init(
     holder: DescriptorHolder,
     fd: Int32,
     decoder: Decoder,
     chunkSize: Int,
     observer: DescriptorObserver<Decoder.Value>,
-    queue: DispatchQueue,
     following: Bool,
     isolation: isolated any Actor
   ) {
-    self.decoder = decoder
     self.chunkSize = chunkSize
     self.following = following
     let offset = System.offset(fd)
-    self.checkpoint = FileCheckpoint.reading(fd, at: offset) ?? FileCheckpoint(offset: offset)
-    super.init(holder: holder, fd: fd, queue: queue, observer: observer, isolation: isolation)
+    let checkpoint = FileCheckpoint.reading(fd, at: offset) ?? FileCheckpoint(offset: offset)
+    reader = DescriptorReader(
+      holder: holder, fd: fd, state: Pass(decoder: decoder, checkpoint: checkpoint),
+      observer: observer, isolation: isolation)
   }
 
-  /// Asks for a read pass on the queue; passes asked for while one is pending merge.
+  /// Ends the subscription (see ``DescriptorReader/disconnect()``).
+  func disconnect() { reader.disconnect() }
+
+  /// Reads what was appended, on the calling thread, and sends it to the subscriber's actor
+  /// (in a turn of its own, also when called there); during a pass, makes the pass read on to
+  /// the new end instead.
   func refill() {
-    guard !pending.exchange(true, ordering: .acquiringAndReleasing) else { return }
-    queue.async(execute: startPass)
+    turn { fd, pass, pieces in
+      guard !pass.hasFailed else { return false }
+      guard !pass.isPassing else {
+        pass.passAgain = true
+        return false
+      }
+      beginPass(fd, &pass, &pieces)
+      return readOn(fd, &pass, &pieces)
+    }
   }
 
-  /// Starts a read pass on the queue, or once the pass under way has ended.
-  @Sendable private func startPass() {
-    pending.store(false, ordering: .releasing)
-    guard !hasFailed, !isCancelled else { return }
-    guard !isPassing else {
-      passAgain = true
-      return
+  /// The next turn of the pass under way, on the poller's thread: from the start of the file
+  /// if it was truncated since the last turn (the subscriber may have done it).
+  @Sendable private func continuePass() {
+    reader.wait(for: Int16(POLLIN)) { [self] in
+      turn { fd, pass, pieces in
+        _ = Self.startedOver(fd, &pass, &pieces)
+        return readOn(fd, &pass, &pieces)
+      }
     }
-    beginPass()
+  }
+
+  /// Runs `body` as a turn, then sends what it found, in order; when it returns true (the pass
+  /// goes on), the next turn follows the delivery of its last values.
+  private func turn(_ body: (Int32, inout Pass, inout [Piece]) -> Bool) {
+    guard
+      let (pieces, more) = reader.withTurn({ fd, pass -> ([Piece], Bool) in
+        var pieces: [Piece] = []
+        let more = body(fd, &pass, &pieces)
+        return (pieces, more)
+      })
+    else { return }
+    for (index, piece) in pieces.enumerated() {
+      switch piece {
+      case .values(let values):
+        let isLast = index == pieces.count - 1
+        reader.deliver(values, then: more && isLast ? continuePass : nil)
+      case .status(let status): reader.report(status)
+      }
+    }
   }
 
   /// Begins a pass: from the start of the file when it was truncated, else from the position.
-  private func beginPass() {
-    lengthIsKnown = !lengthIsUnknown()
-    _ = startedOver()
-    isPassing = true
-    readSomething = false
-    readTurn()
+  private func beginPass(_ fd: Int32, _ pass: inout Pass, _ pieces: inout [Piece]) {
+    pass.lengthIsKnown = !Self.lengthIsUnknown(fd)
+    _ = Self.startedOver(fd, &pass, &pieces)
+    pass.isPassing = true
+    pass.readSomething = false
   }
 
   /// Whether the file no longer holds the bytes read before the position (truncated, or
   /// truncated and written again past it): then reading starts again from the beginning.
-  private func startedOver() -> Bool {
-    guard lengthIsKnown, checkpoint.verdict(for: fd) != .holds else { return false }
-    checkpoint = FileCheckpoint()
-    decoder.reset()
-    report(.truncated)
+  private static func startedOver(_ fd: Int32, _ pass: inout Pass, _ pieces: inout [Piece])
+    -> Bool
+  {
+    guard pass.lengthIsKnown, pass.checkpoint.verdict(for: fd) != .holds else { return false }
+    pass.checkpoint = FileCheckpoint()
+    pass.decoder.reset()
+    pieces.append(.status(.truncated))
     return true
   }
 
-  /// One turn of a pass, on the queue: reads one chunk and delivers its values, then
-  /// asks for the next turn; at the end of the file, ends the pass.
-  @Sendable private func readTurn() {
-    guard !isCancelled else { return }
+  /// Reads on, in one turn, until the file's end (the pass ends, and another begins if one was
+  /// asked for) or until about one chunk of bytes has completed values: true then, the pass
+  /// goes on in a later turn.
+  private func readOn(_ fd: Int32, _ pass: inout Pass, _ pieces: inout [Piece]) -> Bool {
     var values: [Decoder.Value] = []
     let emit = { (value: Decoder.Value) -> Bool in
       values.append(value)
       return true
     }
-    let result = withUnsafeTemporaryAllocation(byteCount: chunkSize, alignment: 1) {
-      buffer -> Result<Int, Errno> in
-      let result = System.read(fd, into: buffer, at: checkpoint.offset)
-      guard case .success(let count) = result, count > 0 else { return result }
-      // Checked after the read: a chunk read from a file rewritten since the last read would
-      // be the middle of the new content. The next turn reads from the start.
-      if startedOver() { return result }
-      let chunk = UnsafeRawBufferPointer(rebasing: buffer[..<count])
-      checkpoint.advance(over: chunk)
-      readSomething = true
-      decoder.decode(chunk, emit: emit)
-      return result
+    func handOver() {
+      if !values.isEmpty { pieces.append(.values(values)) }
+      values = []
     }
-    switch result {
-    case .success(0):
-      isPassing = false
-      if !following { decoder.flush(emit: emit) }
-      if !values.isEmpty { deliver(values) }
-      if readSomething || !reportedEnd {
-        reportedEnd = true
-        report(.endOfFile)
+    let chunkSize = self.chunkSize
+    var bytesRead = 0
+    return withUnsafeTemporaryAllocation(byteCount: chunkSize, alignment: 1) { buffer in
+      while true {
+        let room = bytesRead < chunkSize ? chunkSize - bytesRead : chunkSize
+        let part = UnsafeMutableRawBufferPointer(rebasing: buffer[..<room])
+        switch System.read(fd, into: part, at: pass.checkpoint.offset) {
+        case .success(0):
+          pass.isPassing = false
+          if !following { pass.decoder.flush(emit: emit) }
+          handOver()
+          if pass.readSomething || !pass.reportedEnd {
+            pass.reportedEnd = true
+            pieces.append(.status(.endOfFile))
+          }
+          guard pass.passAgain else { return false }
+          pass.passAgain = false
+          beginPass(fd, &pass, &pieces)
+          bytesRead = 0
+        case .success(let count):
+          // Checked after the read: a chunk read from a file rewritten since the last read
+          // would be the middle of the new content. The next read is from the start.
+          var truncation: [Piece] = []
+          if Self.startedOver(fd, &pass, &truncation) {
+            handOver()
+            pieces += truncation
+            bytesRead = 0
+            continue
+          }
+          let chunk = UnsafeRawBufferPointer(rebasing: buffer[..<count])
+          pass.checkpoint.advance(over: chunk)
+          pass.readSomething = true
+          pass.decoder.decode(chunk, emit: emit)
+          bytesRead += count
+          guard bytesRead >= chunkSize else { continue }
+          // A chunk's worth that completed nothing (part of a long line) is read on at once.
+          if values.isEmpty {
+            bytesRead = 0
+            continue
+          }
+          handOver()
+          return true
+        case .failure(let errno):
+          pass.isPassing = false
+          pass.hasFailed = true
+          handOver()
+          pieces.append(.status(.failed(.readFailed(reader.holder.fd, errno))))
+          return false
+        }
       }
-      if passAgain && !isCancelled {
-        passAgain = false
-        beginPass()
-      }
-    case .success:
-      // A chunk that completed nothing (part of a long line) needs no delivery to wait for.
-      if values.isEmpty { return queue.async(execute: readTurn) }
-      deliver(values, then: onQueue(readTurn))
-    case .failure(let errno):
-      isPassing = false
-      hasFailed = true
-      report(.failed(.readFailed(holder.fd, errno)))
     }
   }
 
   /// Whether `stat` says 0 for a file that has a byte at its start: a `/proc` or `/sys` file.
-  private func lengthIsUnknown() -> Bool {
+  private static func lengthIsUnknown(_ fd: Int32) -> Bool {
     guard case .success(let info) = System.status(fd), info.st_size == 0 else { return false }
     let first = withUnsafeTemporaryAllocation(byteCount: 1, alignment: 1) { buffer in
       System.read(fd, into: buffer, at: 0)

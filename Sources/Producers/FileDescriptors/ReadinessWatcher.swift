@@ -1,4 +1,3 @@
-import Dispatch
 import IndefiniteObservable
 
 #if canImport(Darwin)
@@ -10,11 +9,11 @@ import IndefiniteObservable
 #endif
 
 /// Delivers a descriptor's readiness for one subscription: it waits with ``DescriptorPoller``,
-/// reports, and once the subscriber has received the report, waits again (at once ready again,
-/// if the subscriber did not read or write).
-///
-/// `@unchecked Sendable` as ``DescriptorReader`` is: it adds only an immutable field.
-final class ReadinessWatcher: DescriptorReader<Int>, @unchecked Sendable {
+/// reports from the poller's thread to the subscriber's actor (one thread switch), and once the
+/// subscriber has received the report, waits again (at once ready again, if the subscriber did
+/// not read or write).
+final class ReadinessWatcher: Sendable {
+  private let reader: DescriptorReader<Int, Void>
   // `POLLIN` or `POLLOUT`.
   private let events: Int16
 
@@ -22,31 +21,34 @@ final class ReadinessWatcher: DescriptorReader<Int>, @unchecked Sendable {
   init(
     holder: DescriptorHolder,
     fd: Int32,
-    queue: DispatchQueue,
     events: Int16,
     observer: DescriptorObserver<Int>,
     isolation: isolated any Actor
   ) {
     self.events = events
-    super.init(holder: holder, fd: fd, queue: queue, observer: observer, isolation: isolation)
-    queue.async(execute: waitForReadiness)
+    reader = DescriptorReader(
+      holder: holder, fd: fd, state: (), observer: observer, isolation: isolation)
+    waitForReadiness()
   }
 
-  /// Waits until the descriptor is ready, on the queue.
+  /// Ends the subscription (see ``DescriptorReader/disconnect()``).
+  func disconnect() { reader.disconnect() }
+
+  /// Waits until the descriptor is ready.
   @Sendable private func waitForReadiness() {
-    guard !turnMustStop else { return }
-    wait(for: events, then: ready)
+    reader.wait(for: events) { [self] in ready() }
   }
 
-  /// Reports readiness, on the queue; the next wait follows the report's delivery.
-  @Sendable private func ready() {
-    guard !turnMustStop else { return }
-    deliver([estimate()], then: onQueue(waitForReadiness))
+  /// Reports readiness, on the poller's thread; the next wait follows the report's delivery.
+  private func ready() {
+    let events = self.events
+    guard let estimate = reader.withTurn({ fd, _ in Self.estimate(fd, events) }) else { return }
+    reader.deliver([estimate], then: waitForReadiness)
   }
 
   /// For a readable descriptor, the bytes that a read would return now (`FIONREAD`; 0 at end of
   /// file); for a writable pipe on Linux, its free space; otherwise 1.
-  private func estimate() -> Int {
+  private static func estimate(_ fd: Int32, _ events: Int16) -> Int {
     if events == Int16(POLLIN) { return System.readableByteCount(fd) ?? 1 }
     #if os(Linux)
       let getPipeSize: Int32 = 1032  // F_GETPIPE_SZ, which Glibc exports only with _GNU_SOURCE

@@ -24,8 +24,8 @@ import IndefiniteObservable
 /// (or its number reused) after its wait was cancelled is never mistaken for it.
 ///
 /// - Threading: ``wait(_:_:)`` and ``cancel(_:)`` may be called from any thread. A waiter's
-///   `ready` runs on the poller's thread, with no lock held, and must only hand the work on (to
-///   a queue).
+///   `ready` runs on the poller's thread, with no lock held; it may read the descriptor (a
+///   reader's turn: one chunk, bounded) and hand the values on, and must not block.
 /// - Lifetime: one poller per process, and its thread, live as long as the process.
 final class DescriptorPoller: Sendable {
   /// The process's poller, started when first used.
@@ -34,7 +34,7 @@ final class DescriptorPoller: Sendable {
   private struct Waiter {
     let fd: Int32
     let events: Int16
-    let ready: @Sendable () -> Void
+    let ready: @Sendable (UInt64) -> Void
   }
 
   private struct State {
@@ -75,11 +75,11 @@ final class DescriptorPoller: Sendable {
     #endif
   }
 
-  /// Calls `ready` once, on the poller's thread, when `fd` has one of `events` (`POLLIN`: data
-  /// or end of file; `POLLOUT`: room to write), an error, or was closed under the wait; returns
-  /// the wait's identifier for ``cancel(_:)``.
+  /// Calls `ready` once, on the poller's thread, with the wait's identifier, when `fd` has one
+  /// of `events` (`POLLIN`: data or end of file; `POLLOUT`: room to write), an error, or was
+  /// closed under the wait; returns the wait's identifier for ``cancel(_:)``.
   func wait(
-    _ fd: Int32, for events: Int16, _ ready: @escaping @Sendable () -> Void
+    _ fd: Int32, for events: Int16, _ ready: @escaping @Sendable (UInt64) -> Void
   ) -> UInt64 {
     let id = state.withLock { state in
       state.nextID += 1
@@ -129,7 +129,7 @@ final class DescriptorPoller: Sendable {
       }
       for (index, id) in ids.enumerated() where entries[index + 1].revents != 0 {
         // Taken out under the lock, called after it: a cancelled wait is no longer there.
-        state.withLock { $0.waiters.removeValue(forKey: id) }?.ready()
+        state.withLock { $0.waiters.removeValue(forKey: id) }?.ready(id)
       }
     }
   }

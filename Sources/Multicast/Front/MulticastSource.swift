@@ -37,6 +37,18 @@ extension MulticastSource where Self: AnyObject {
 }
 
 extension MulticastSource {
+  /// Ends every subscription bound to `owner` (SwiftEvents' `unbind`): what a subscriber that
+  /// subscribed with itself as the owner calls to stop, on the source or on its read-only view.
+  ///
+  /// No delivery to them begins after this returns; their `Subscription` objects are left as
+  /// they are (unsubscribing them later does nothing). Callable wherever the source is. It ends
+  /// only subscriptions bound to `owner`, whoever made them: ending every subscriber's is the
+  /// owner's ``MulticastSubject/unsubscribeAll()``.
+  public func unsubscribe(_ owner: AnyObject) {
+    let id = ObjectIdentifier(owner)
+    _storage.endAll { $0.ownerID == id }
+  }
+
   /// The number of subscriptions that have not ended, for diagnostics.
   ///
   /// Subscriptions whose owner is gone are removed first (which reads every owner: not for a

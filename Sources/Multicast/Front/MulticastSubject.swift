@@ -5,7 +5,7 @@ import IndefiniteObservable
 /// those that act on every subscriber, which a read-only view (``readOnly``) leaves out, as
 /// Combine's `eraseToAnyPublisher()` leaves out a subject's `send`: `send()` for `Void` (each
 /// source adds its own `send(_:)` and, for a current value, its `value` setter),
-/// ``unsubscribe(_:)``, ``unsubscribeAll()``, ``maxSubscribers``, ``setMaxSubscribers(_:)`` and
+/// ``unsubscribeAll()``, ``maxSubscribers``, ``setMaxSubscribers(_:)`` and
 /// ``resetSendCount()``.
 ///
 /// The conformance is the module's own, as ``MulticastSource``'s.
@@ -28,15 +28,6 @@ extension MulticastSubject {
   /// subscriptions do not.
   public var readOnly: ReadOnlySource<Self> {
     ReadOnlySource(self)
-  }
-
-  /// Ends every subscription bound to `owner` (SwiftEvents' `unbind`).
-  ///
-  /// No delivery to them begins after this returns; their `Subscription` objects are left as
-  /// they are (unsubscribing them later does nothing). Callable wherever the source is.
-  public func unsubscribe(_ owner: AnyObject) {
-    let id = ObjectIdentifier(owner)
-    _storage.endAll { $0.ownerID == id }
   }
 
   /// Ends every subscription (SwiftEvents' `unbindAll`): no delivery to any of them begins after

@@ -32,7 +32,9 @@ import Testing
     #expect(!type(of: view).replaysLastByDefault)
     plain.unsubscribe()
     replayed.unsubscribe()
-    messages.unsubscribe(badge)
+    view.unsubscribe(badge)  // a subscriber bound to an owner ends its own through the view
+    messages.send("c")
+    #expect(badge.count == 2)
     #expect(view.subscriberCount == 0)
   }
 

@@ -55,7 +55,7 @@ extension SingleIsolationSource {
   /// owner alive. A lost owner's subscription is never called again, and is removed at the next
   /// send or ``MulticastSource/subscriberCount``, or by a subscribe once the number of
   /// subscribers has doubled since the last such sweep (so that subscribing costs the same with
-  /// many subscribers); ``MulticastSource/unsubscribe(_:)`` ends an owner's subscriptions at
+  /// many subscribers); ``MulticastSubject/unsubscribe(_:)`` ends an owner's subscriptions at
   /// once.
   ///
   /// - Parameters: See ``subscribe(replayingLast:limit:_:)``; `owner` is the object the

@@ -274,6 +274,37 @@ import Testing
     #expect(lines.values.count == 3)
   }
 
+  /// `refillInline` sent from two threads at once: each send may read, on its own thread, what
+  /// the other's pass left, and the lines still reach the subscriber once each, in the file's
+  /// order. (A pass that ended under the reader's lock but handed its lines over after it let
+  /// a pass begun on the other thread hand over first: lines out of order.)
+  @Test func refillsSentFromTwoThreadsAtOnceDeliverTheLinesInOrder() async throws {
+    let directory = TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("log")
+    append("", to: path)
+    let lines = Recorder<String>()
+    let refills = SendableEmitter<Void>()
+    let subscription = try FileDescriptors.lines(
+      of: open(path, O_RDONLY), ownership: .streamCloses, refillInline: refills
+    ).subscribe(next: lines.record, status: { _ in })
+    let count = 4_000
+    let writer = Thread {
+      for number in 0..<count {
+        append("\(number)\n", to: path)
+        refills.send()
+      }
+    }
+    let other = Thread {
+      for _ in 0..<(count * 2) { refills.send() }
+    }
+    writer.start()
+    other.start()
+    #expect(await lines.arrival(ofCount: count))
+    #expect(lines.values == (0..<count).map(String.init))
+    subscription.unsubscribe()
+  }
+
   /// copytruncate with a fast writer: the file is emptied and written past the old read
   /// position before the reader looks again, so it never looks shorter.
   @Test func aFileTruncatedAndRewrittenPastTheReadPositionIsReadAgainFromItsStart() async throws {

@@ -38,9 +38,11 @@ final class FileReader<Decoder: ChunkDecoder>: Sendable {
   private struct Pass: Sendable {
     var decoder: Decoder
     var checkpoint: FileCheckpoint
-    // Whether a pass is under way (a turn or a delivery with its next turn to come), and
-    // whether another was asked for meanwhile: it starts when this one ends, and checks the
-    // file again (it may have been truncated behind the position this pass reads from).
+    // Whether a pass is under way (a turn, or a delivery with a turn to come or with the end
+    // of the pass to come), and whether another was asked for meanwhile: it starts when this
+    // one ends, and checks the file again (it may have been truncated behind the position this
+    // pass reads from). A pass ends only after its last values are handed over, so a pass
+    // begun on another thread never hands its values over before them.
     var isPassing = false
     var passAgain = false
     // Whether the pass under way may compare the file with the checkpoint (see above).
@@ -54,6 +56,16 @@ final class FileReader<Decoder: ChunkDecoder>: Sendable {
   private enum Piece {
     case values([Decoder.Value])
     case status(DescriptorStatus)
+  }
+
+  /// What follows a turn, once what it found is handed over.
+  private enum Next {
+    /// Another turn of the pass, on the poller's thread, once the subscriber has the values.
+    case turn
+    /// The end of the pass, or the pass asked for meanwhile, on this thread.
+    case end
+    /// Nothing: no pass is under way, or another thread's pass will read on.
+    case none
   }
 
   /// Takes over `fd`, a descriptor acquired from `holder`, which the reader now owns; the first
@@ -86,10 +98,10 @@ final class FileReader<Decoder: ChunkDecoder>: Sendable {
   /// the new end instead.
   func refill() {
     turn { fd, pass, pieces in
-      guard !pass.hasFailed else { return false }
+      guard !pass.hasFailed else { return .none }
       guard !pass.isPassing else {
         pass.passAgain = true
-        return false
+        return .none
       }
       beginPass(fd, &pass, &pieces)
       return readOn(fd, &pass, &pieces)
@@ -107,24 +119,51 @@ final class FileReader<Decoder: ChunkDecoder>: Sendable {
     }
   }
 
-  /// Runs `body` as a turn, then sends what it found, in order; when it returns true (the pass
-  /// goes on), the next turn follows the delivery of its last values.
-  private func turn(_ body: (Int32, inout Pass, inout [Piece]) -> Bool) {
-    guard
-      let (pieces, more) = reader.withTurn({ fd, pass -> ([Piece], Bool) in
-        var pieces: [Piece] = []
-        let more = body(fd, &pass, &pieces)
-        return (pieces, more)
-      })
-    else { return }
+  /// Runs `body` as a turn, then sends what it found, in order; when the pass goes on, the
+  /// next turn follows the delivery of its last values; when it read to the end, the pass ends
+  /// in a turn after the hand-over, or reads on if another pass was asked for meanwhile.
+  private func turn(_ body: (Int32, inout Pass, inout [Piece]) -> Next) {
+    var next = handOverTurn(reader.withTurn { fd, pass in run(body, fd, &pass) })
+    while next == .end {
+      next = handOverTurn(
+        reader.withTurn { fd, pass in
+          run({ fd, pass, pieces in endPass(fd, &pass, &pieces) }, fd, &pass)
+        })
+    }
+  }
+
+  private func run(
+    _ body: (Int32, inout Pass, inout [Piece]) -> Next, _ fd: Int32, _ pass: inout Pass
+  ) -> ([Piece], Next) {
+    var pieces: [Piece] = []
+    let next = body(fd, &pass, &pieces)
+    return (pieces, next)
+  }
+
+  /// Sends what a turn found, in order, outside the reader's lock, and says what follows.
+  private func handOverTurn(_ turn: ([Piece], Next)?) -> Next {
+    guard let (pieces, next) = turn else { return .none }
     for (index, piece) in pieces.enumerated() {
       switch piece {
       case .values(let values):
         let isLast = index == pieces.count - 1
-        reader.deliver(values, then: more && isLast ? continuePass : nil)
+        reader.deliver(values, then: next == .turn && isLast ? continuePass : nil)
       case .status(let status): reader.report(status)
       }
     }
+    return next
+  }
+
+  /// Ends the pass whose last values were handed over, or, if a refill asked for another
+  /// meanwhile, begins it and reads on.
+  private func endPass(_ fd: Int32, _ pass: inout Pass, _ pieces: inout [Piece]) -> Next {
+    guard pass.passAgain, !pass.hasFailed else {
+      pass.isPassing = false
+      return .none
+    }
+    pass.passAgain = false
+    beginPass(fd, &pass, &pieces)
+    return readOn(fd, &pass, &pieces)
   }
 
   /// Begins a pass: from the start of the file when it was truncated, else from the position.
@@ -147,10 +186,10 @@ final class FileReader<Decoder: ChunkDecoder>: Sendable {
     return true
   }
 
-  /// Reads on, in one turn, until the file's end (the pass ends, and another begins if one was
-  /// asked for) or until about one chunk of bytes has completed values: true then, the pass
-  /// goes on in a later turn.
-  private func readOn(_ fd: Int32, _ pass: inout Pass, _ pieces: inout [Piece]) -> Bool {
+  /// Reads on, in one turn, until the file's end (`.end`: the pass ends once its values are
+  /// handed over; another begins at once if one was asked for) or until about one chunk of
+  /// bytes has completed values (`.turn`: the pass goes on in a later turn).
+  private func readOn(_ fd: Int32, _ pass: inout Pass, _ pieces: inout [Piece]) -> Next {
     var values: [Decoder.Value] = []
     let emit = { (value: Decoder.Value) -> Bool in
       values.append(value)
@@ -168,14 +207,13 @@ final class FileReader<Decoder: ChunkDecoder>: Sendable {
         let part = UnsafeMutableRawBufferPointer(rebasing: buffer[..<room])
         switch System.read(fd, into: part, at: pass.checkpoint.offset) {
         case .success(0):
-          pass.isPassing = false
           if !following { pass.decoder.flush(emit: emit) }
           handOver()
           if pass.readSomething || !pass.reportedEnd {
             pass.reportedEnd = true
             pieces.append(.status(.endOfFile))
           }
-          guard pass.passAgain else { return false }
+          guard pass.passAgain else { return .end }
           pass.passAgain = false
           beginPass(fd, &pass, &pieces)
           bytesRead = 0
@@ -201,13 +239,13 @@ final class FileReader<Decoder: ChunkDecoder>: Sendable {
             continue
           }
           handOver()
-          return true
+          return .turn
         case .failure(let errno):
           pass.isPassing = false
           pass.hasFailed = true
           handOver()
           pieces.append(.status(.failed(.readFailed(reader.holder.fd, errno))))
-          return false
+          return .none
         }
       }
     }

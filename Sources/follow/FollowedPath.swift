@@ -516,13 +516,6 @@ import Producers
 
   /// The offset where the last `count` lines of the file `fd` start (lines end at LF; a last
   /// line without one counts), found by reading backwards from `size`.
-  ///
-  /// Not a line splitter: it makes no line and decides nothing about text (CR, UTF-8, long
-  /// lines are the `LineSplitter`'s, which reads what starts at this offset). It only counts
-  /// LF bytes from the end, which `LineSplitter`, reading forwards, cannot do without reading
-  /// the whole file: `-n 10` on a log of gigabytes reads its last blocks, as `tail` does. Its
-  /// line ends are `LineSplitter`'s (LF), so the lines it counts are the lines printed, except
-  /// that a line longer than the splitter's maximum counts once and is printed in pieces.
   static func startOfLastLines(_ count: Int, of fd: Int32, size: Int64) -> Int64 {
     guard count > 0, size > 0 else { return size }
     var buffer = [UInt8](repeating: 0, count: 65_536)

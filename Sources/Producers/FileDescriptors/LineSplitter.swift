@@ -240,6 +240,43 @@ public struct LineSplitter: Sendable {
     return (lineStart, lines)
   }
 
+  /// Where lines begin in `bytes`, a part of an input scanned backwards (a `tail -n N` that
+  /// reads a file's last blocks, the last first): after each LF, from the last one back, at
+  /// most `count` of them. The LF that is the input's very last byte (`endsInput`: `bytes` ends
+  /// where the input does) ends the last line and begins none; a last line without an LF
+  /// begins after the LF before it, as any line.
+  ///
+  /// Returns how many line starts were found and the index of the earliest of them in `bytes`
+  /// (nil when none): when `found` is `count`, the last `count` lines of the input begin at
+  /// `earliest`; otherwise scan the part before `bytes` for the `count - found` left, and
+  /// when there is none, they begin at the input's start. With ``split(_:_:)``'s rule (lines
+  /// end at LF), the lines counted are the lines the splitter gives, but that a line longer
+  /// than ``maximumLineLength`` counts once here and comes out of the splitter in pieces.
+  ///
+  /// ```swift
+  /// let text = Array("one\ntwo\nthree\n".utf8)
+  /// let starts = text.withUnsafeBytes {
+  ///   LineSplitter.lineStarts(backwardsIn: $0, upTo: 2, endsInput: true)
+  /// }
+  /// print(starts.found, starts.earliest ?? -1)  // 2 4
+  /// ```
+  public static func lineStarts(
+    backwardsIn bytes: UnsafeRawBufferPointer, upTo count: Int, endsInput: Bool
+  ) -> (found: Int, earliest: Int?) {
+    var found = 0
+    var earliest: Int?
+    var index = bytes.count - 1
+    if endsInput && bytes.last == 0x0A { index -= 1 }
+    while found < count && index >= 0 {
+      if bytes[index] == 0x0A {
+        found += 1
+        earliest = index + 1
+      }
+      index -= 1
+    }
+    return (found, earliest)
+  }
+
   /// Passes the unfinished line to `body` as the last line, at the end of the input: its
   /// bytes, without a final CR, ending ``End/endOfInput`` (in pieces, as any line, when it is
   /// longer than the maximum). Nothing when no byte is waiting. The splitter is then empty,

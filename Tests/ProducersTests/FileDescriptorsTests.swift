@@ -300,34 +300,39 @@ import Testing
     subscription.unsubscribe()
   }
 
-  /// The same, while a read pass is going on: the file is truncated and written again between
-  /// two turns of one pass (here by the subscriber, on the delivery of a line of the first
-  /// turn: the file is two chunks long, so the pass has a second turn, after the delivery).
+  /// The same, while a read pass is going on: the file is truncated and written again, longer
+  /// than the whole old file, between two turns of one pass (here by the subscriber, on the
+  /// delivery of a line of the first turn: the file is two chunks long, so the pass has a
+  /// second turn, after the delivery). The new file is longer than the position, so only its
+  /// content tells the rewrite: a reader that checks the length alone goes on from the old
+  /// position and loses the new file's first 64 lines.
   @Test func aFileRewrittenDuringAReadPassIsReadAgainFromItsStart() async throws {
     let directory = TemporaryDirectory()
     defer { directory.remove() }
     let path = directory.file("log")
-    // 128 lines of 64 bytes: the first turn reads 4 KiB, lines 1 to 64.
-    let padded = (1...128).map { "line \($0)".padding(toLength: 63, withPad: ".", startingAt: 0) }
-    append(padded.joined(separator: "\n") + "\n", to: path)
-    let lines = Recorder<String>()
+    func lines(_ name: String, _ count: Int) -> [String] {
+      (1...count).map { "\(name) \($0)".padding(toLength: 63, withPad: ".", startingAt: 0) }
+    }
+    // 128 lines of 64 bytes: the first turn reads 4 KiB, lines 1 to 64. The new file has 192.
+    let old = lines("line", 128)
+    let new = lines("new line", 192)
+    append(old.joined(separator: "\n") + "\n", to: path)
+    let received = Recorder<String>()
     let statuses = Recorder<DescriptorStatus>()
     let refill = Broadcaster()
     let subscription = try FileDescriptors.lines(
       of: open(path, O_RDONLY), ownership: .streamCloses, refill: refill.stream
     ).subscribe(
       next: { line in
-        lines.record(line)
-        if line == padded[1] {
+        received.record(line)
+        if line == old[1] {
           truncate(path, 0)
-          append("new line 1, longer than the whole old file\nnew line 2\n", to: path)
+          append(new.joined(separator: "\n") + "\n", to: path)
         }
       }, status: statuses.record)
-    #expect(await lines.arrival(ofCount: 66))
+    #expect(await received.arrival(ofCount: 64 + 192))
     #expect(await statuses.arrival { $0.contains(.endOfFile) })
-    #expect(
-      lines.values
-        == padded[..<64] + ["new line 1, longer than the whole old file", "new line 2"])
+    #expect(received.values == old[..<64] + new)
     #expect(statuses.values.contains(.truncated))
     subscription.unsubscribe()
   }

@@ -216,6 +216,16 @@ public struct LineSplitter: Sendable {
         index += 8
         continue
       }
+      if maximum >= 8 {
+        // Only the word's first LF can end a line longer than the maximum: a line ended by
+        // another began in this word, after the LF before it, and is shorter than 8 bytes.
+        let first = index + newlines.trailingZeroBitCount / 8
+        if first - lineStart > maximum { return (lineStart, lines) }
+        lines += newlines.nonzeroBitCount
+        lineStart = index + (63 - newlines.leadingZeroBitCount) / 8 + 1
+        index += 8
+        continue
+      }
       // Each LF of the word ends a line: check its length.
       while newlines != 0 {
         let at = index + newlines.trailingZeroBitCount / 8

@@ -23,7 +23,7 @@ import IndefiniteObservable
 ///   checks it: a subscriber closure therefore runs where it was written, synchronously, with no
 ///   allocation. To send from another thread, hop to the emitter's isolation first
 ///   (`await MainActor.run { ... }`, a `Task { @MainActor in ... }`), or use a
-///   ``SharedEmitter``, whose subscribers each say where they run. Queue subscribers
+///   ``SendableEmitter``, whose subscribers each say where they run. Queue subscribers
 ///   (`subscribe(on:)`) take `@Sendable` closures, since they run on the queue.
 /// - Unsubscribing: once `unsubscribe()` returns, no delivery to that subscription
 ///   begins, including values already waiting on its queue. A delivery that had begun on another

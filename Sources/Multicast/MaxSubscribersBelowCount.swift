@@ -12,7 +12,7 @@
 /// }
 /// ```
 ///
-/// Thrown by `setMaxSubscribers(_:)` of ``Emitter``, ``CurrentValue`` and ``SharedEmitter``,
+/// Thrown by `setMaxSubscribers(_:)` of ``Emitter``, ``CurrentValue`` and ``SendableEmitter``,
 /// which leave the limit as it was.
 public struct MaxSubscribersBelowCount: Error, Equatable, CustomStringConvertible {
   /// The limit that was refused.

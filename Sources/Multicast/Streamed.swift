@@ -25,7 +25,7 @@ import IndefiniteObservable
 /// - Threading: like ``CurrentValue``, not `Sendable`: the property, its writers and its
 ///   subscribers live in one isolation (a `@MainActor` view model, an actor), and subscribers
 ///   run synchronously on the writing thread. A property written from other threads is a
-///   ``SharedCurrentValue``.
+///   ``SendableCurrentValue``.
 /// - Differences from `@Published`: a subscriber runs after the new value is stored (Combine's
 ///   runs in `willSet`, before), so it reads the new value from the object too. SwiftUI does not
 ///   observe this property: a model that SwiftUI views read is `@Observable`, whose properties

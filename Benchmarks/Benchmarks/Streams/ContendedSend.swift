@@ -9,7 +9,7 @@ import OpenCombine
 let contendedSubscribers = 10
 let sendsPerOperation = 100
 
-/// Scenario 4: two threads sending into one multicast source (ours: a `SharedEmitter`, whose
+/// Scenario 4: two threads sending into one multicast source (ours: a `SendableEmitter`, whose
 /// `@Sendable` subscribers run on the sending thread) with 10 subscribers at the same time. One
 /// operation is 100 sends, 50 from each thread; the report divides it back into one send.
 func contendedSendBenchmarks() {
@@ -17,7 +17,7 @@ func contendedSendBenchmarks() {
 
   Benchmark(name(scenario, "IndefiniteObservable")) { benchmark in
     let receiver = Receiver()
-    let emitter = SharedEmitter<Int>()
+    let emitter = SendableEmitter<Int>()
     let subscriptions = (0..<contendedSubscribers).map { _ in
       emitter.subscribe(on: .sendingThread) { receiver.receive($0) }
     }

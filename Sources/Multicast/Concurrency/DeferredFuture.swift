@@ -31,7 +31,7 @@ import IndefiniteObservable
 /// where it is used: ``subscribe(isolation:_:)`` and ``stream(isolation:)`` take the caller's
 /// actor, which the compiler passes, and `stream()` is the value as a stream for that actor, for
 /// operators and for operators that take streams (`flatMapLatest`). Code on no actor cannot use
-/// it, for the reason it cannot subscribe to a `SharedEmitter` with a plain closure: there is no
+/// it, for the reason it cannot subscribe to a `SendableEmitter` with a plain closure: there is no
 /// actor to deliver on.
 ///
 /// - Threading: the work runs in a task of its own, off the subscriber's actor (the completion

@@ -22,7 +22,7 @@ public struct ValuesOnMainActor<T: Sendable> {
   /// weakly, and a value that finds it gone is dropped.
   ///
   /// The subscription ends with `unsubscribe()`; an owner's deallocation only stops the calls,
-  /// as this stream cannot tell its source to let go (`SharedEmitter` can).
+  /// as this stream cannot tell its source to let go (`SendableEmitter` can).
   ///
   /// - Parameters:
   ///   - owner: The object the subscriber works for, such as a view model.

@@ -26,7 +26,7 @@ public struct ValuesOnQueue<T: Sendable> {
   /// the owner is held weakly, and a value that finds it gone is dropped.
   ///
   /// The subscription ends with `unsubscribe()`; an owner's deallocation only stops the calls,
-  /// as this stream cannot tell its source to let go (`SharedEmitter` can).
+  /// as this stream cannot tell its source to let go (`SendableEmitter` can).
   ///
   /// - Parameters:
   ///   - owner: The object the subscriber works for; checked on the queue before each call.

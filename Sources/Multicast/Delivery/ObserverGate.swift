@@ -66,7 +66,7 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   // (statically, as `SendingIsolation` records, or on the main queue for the main actor), or by a
   // turn, which runs isolated to it. A `@Sendable` closure is called anywhere. A breach (a call
   // off the actor) traps in the subscribers that assert their isolation while other threads
-  // send: SharedSourceTests, ReceiveOnMainActorTests, AsyncSequenceObservableTests.
+  // send: SendableSourceTests, ReceiveOnMainActorTests, AsyncSequenceObservableTests.
   private let state: LockedState<State>
   // Whether the closure is bound to an actor (false: it is `@Sendable`).
   private let isBound: Bool

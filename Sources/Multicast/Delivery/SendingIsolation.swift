@@ -11,9 +11,9 @@ import Dispatch
 /// The actor that the code running on this thread is known to be isolated to, for the
 /// actor-bound subscribers that a send reaches synchronously.
 ///
-/// ``SharedEmitter`` sets it around each send and subscribe, from the `isolation` argument the
+/// ``SendableEmitter`` sets it around each send and subscribe, from the `isolation` argument the
 /// compiler passed, and ``ObserverGate`` around each delivery it makes on its actor; the
-/// actor-bound entries of a shared emitter read it: a subscriber bound to that actor is then
+/// actor-bound entries of a sendable emitter read it: a subscriber bound to that actor is then
 /// called at once, and any other one hops. A send whose static isolation is nil (a `nonisolated`
 /// wrapper) keeps the actor recorded by the code around it: a synchronous call runs where its
 /// caller runs. Only the identity of the actor is kept, for the duration of the synchronous call

@@ -2,7 +2,7 @@
 /// that sends, synchronously, before `send` returns (`subscribe(on: .sendingThread)`).
 ///
 /// ```swift
-/// let load = SharedEmitter<Int>()
+/// let load = SendableEmitter<Int>()
 /// let total = LockedState(0)
 /// load.subscribe(on: .sendingThread) { value in total.withLock { $0 += value } }
 /// load.send(3)

@@ -2,7 +2,7 @@ import Dispatch
 import IndefiniteObservable
 
 /// The subscribers and last value of a multicast source (``Emitter``, ``CurrentValue``,
-/// ``SharedEmitter``, ``SharedCurrentValue``): opaque, its members are the module's own.
+/// ``SendableEmitter``, ``SendableCurrentValue``): opaque, its members are the module's own.
 ///
 /// **Send path.** `send` takes the lock only to copy the subscriber array (a retain: the array
 /// is copy-on-write, so nothing is allocated), store the value and count the send; it then
@@ -21,7 +21,7 @@ import IndefiniteObservable
 /// and the counters live inside the lock (`locked`), and the `pending` values of every entry are
 /// read and written only inside it too; the rest is immutable. The lock's state holds the caller's values and closures, which need
 /// not be `Sendable`: an `Emitter`'s or a `CurrentValue`'s storage stays in its owner's one
-/// isolation (neither type is `Sendable`), and a `SharedEmitter`, which any thread may use, takes
+/// isolation (neither type is `Sendable`), and a `SendableEmitter`, which any thread may use, takes
 /// only `Sendable` values and closures that are `@Sendable` or run on their actor. A breach is a
 /// race that ThreadSanitizer reports (`.ci/run`) in
 /// MulticastStressTests.manyThreadsSendSubscribeAndUnsubscribeWithinTheContract, which sends,
@@ -31,8 +31,8 @@ public final class MulticastStorage<T>: @unchecked Sendable {
   enum Kind: String {
     case emitter = "Emitter"
     case currentValue = "CurrentValue"
-    case sharedCurrentValue = "SharedCurrentValue"
-    case sharedEmitter = "SharedEmitter"
+    case sendableCurrentValue = "SendableCurrentValue"
+    case sendableEmitter = "SendableEmitter"
   }
 
   /// What the lock guards.

@@ -1,8 +1,8 @@
 import Dispatch
 import IndefiniteObservable
 
-/// A multicast source of this module: ``Emitter``, ``CurrentValue``, ``SharedEmitter`` or
-/// ``SharedCurrentValue``. Every spelling that these sources share is written once, here and in
+/// A multicast source of this module: ``Emitter``, ``CurrentValue``, ``SendableEmitter`` or
+/// ``SendableCurrentValue``. Every spelling that these sources share is written once, here and in
 /// the two refinements, so that no source falls behind another:
 ///
 /// Which spellings each kind offers, and why, is the table "One front for every source" in the
@@ -152,7 +152,7 @@ extension MulticastSource where Value == Void {
   /// didTap.send()
   /// ```
   ///
-  /// As the source's own `send(_:)`: for a shared source, a subscriber bound to the caller's
+  /// As the source's own `send(_:)`: for a sendable source, a subscriber bound to the caller's
   /// actor (`isolation`, which the compiler passes) has been called when this returns.
   public func send(isolation: isolated (any Actor)? = #isolation) {
     SendingIsolation.with(isolation) { _storage.send(()) }

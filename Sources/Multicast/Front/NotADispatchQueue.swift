@@ -13,7 +13,7 @@ extension MulticastSource where Value: Sendable {
   @available(
     *, unavailable,
     message: """
-      'on:' takes a DispatchQueue (or .sendingThread on a shared source), not an \
+      'on:' takes a DispatchQueue (or .sendingThread on a sendable source), not an \
       OperationQueue, a RunLoop or an actor: pass a DispatchQueue, or subscribe without 'on:' \
       in main-actor code to run on the main actor
       """
@@ -28,7 +28,7 @@ extension MulticastSource where Value: Sendable {
   @available(
     *, unavailable,
     message: """
-      'on:' takes a DispatchQueue (or .sendingThread on a shared source), not an \
+      'on:' takes a DispatchQueue (or .sendingThread on a sendable source), not an \
       OperationQueue, a RunLoop or an actor: pass a DispatchQueue, or subscribe without 'on:' \
       in main-actor code to run on the main actor
       """
@@ -45,7 +45,7 @@ extension TopicBus {
   @available(
     *, unavailable,
     message: """
-      'on:' takes a DispatchQueue (or .sendingThread on a shared source), not an \
+      'on:' takes a DispatchQueue (or .sendingThread on a sendable source), not an \
       OperationQueue, a RunLoop or an actor: pass a DispatchQueue, or subscribe without 'on:' \
       in main-actor code to run on the main actor
       """
@@ -60,7 +60,7 @@ extension TopicBus {
   @available(
     *, unavailable,
     message: """
-      'on:' takes a DispatchQueue (or .sendingThread on a shared source), not an \
+      'on:' takes a DispatchQueue (or .sendingThread on a sendable source), not an \
       OperationQueue, a RunLoop or an actor: pass a DispatchQueue, or subscribe without 'on:' \
       in main-actor code to run on the main actor
       """

@@ -37,7 +37,7 @@ import IndefiniteObservable
 ///   names, are released when the publish returns (or, for a handler that it reaches after a hop,
 ///   once it has been delivered). A topic whose last subscription has ended and been released leaves the
 ///   bus, so a bus used with many one-off topics does not grow.
-/// - Cost: each topic's subscribers are the subscribers of one ``SharedEmitter``. Publishing takes
+/// - Cost: each topic's subscribers are the subscribers of one ``SendableEmitter``. Publishing takes
 ///   the bus's lock once to find the topic's emitter, then sends through it (the emitter's lock,
 ///   once); each delivery is then an atomic load and the call, plus a weak load for a sender
 ///   filter and an atomic exchange for `once`. It allocates nothing per delivery.
@@ -273,7 +273,7 @@ public final class TopicBus: Sendable {
   @usableFromInline
   func add<Payload>(
     _ topic: Topic<Payload>, sender: (any AnyObject & Sendable)?, once: Bool,
-    _ subscribe: (SharedEmitter<TopicEvent<Payload>>, TopicSubscriberState) -> Subscription
+    _ subscribe: (SendableEmitter<TopicEvent<Payload>>, TopicSubscriberState) -> Subscription
   ) -> Subscription {
     let key = topic.key
     // Counted before the emitter is used, so that the channel stays filed while it is.

@@ -8,7 +8,7 @@ protocol AnyTopicChannel: AnyObject, Sendable {
   func endSubscriptions(of owner: AnyObject)
 }
 
-/// The subscribers of one topic of a ``TopicBus``: a ``SharedEmitter``, used through its public
+/// The subscribers of one topic of a ``TopicBus``: a ``SendableEmitter``, used through its public
 /// API like any other.
 ///
 /// Each subscription of the topic is one subscription of the emitter. The emitter keeps no last
@@ -16,7 +16,7 @@ protocol AnyTopicChannel: AnyObject, Sendable {
 @usableFromInline
 final class TopicChannel<Payload: Sendable>: AnyTopicChannel {
   /// The emitter whose subscribers are the topic's.
-  @usableFromInline let emitter = SharedEmitter<TopicEvent<Payload>>(keepsLastValue: false)
+  @usableFromInline let emitter = SendableEmitter<TopicEvent<Payload>>(keepsLastValue: false)
 
   /// A channel with no subscribers; a topic may legitimately have many.
   init() {

@@ -79,8 +79,8 @@ public enum FileWatch {
 
   /// The emitter through which a watch's changes fan out to its subscriptions, sent on the
   /// watch's serial queue; a watch may have any number of subscribers. It keeps no last value.
-  static func makeFanOut() -> SharedEmitter<FileChange> {
-    let changes = SharedEmitter<FileChange>(keepsLastValue: false)
+  static func makeFanOut() -> SendableEmitter<FileChange> {
+    let changes = SendableEmitter<FileChange>(keepsLastValue: false)
     changes.maxSubscribers = .max
     return changes
   }

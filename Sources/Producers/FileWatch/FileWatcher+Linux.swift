@@ -12,7 +12,7 @@
   /// The system watch behind a ``FileWatch`` stream, on Linux: watches in the process's one
   /// inotify instance (see ``Inotify``), whose events for them (and only those) are translated
   /// on the queue that read them and fan out to the stream's subscriptions through a
-  /// `SharedEmitter`: one thread switch, from that queue to each subscriber's actor.
+  /// `SendableEmitter`: one thread switch, from that queue to each subscriber's actor.
   ///
   /// Everything is released synchronously when the watcher is: its inotify watches, with their
   /// routes to it, and (for a descriptor watch) its duplicate of the caller's descriptor. So

@@ -19,7 +19,7 @@
   final class InotifyReceiver: Sendable {
     private struct Target {
       var translator: (any InotifyTranslator)?
-      var changes: SharedEmitter<FileChange>?
+      var changes: SendableEmitter<FileChange>?
     }
     // Set once by `start`, read on the instance's queue.
     private let target = LockedState(Target())
@@ -27,7 +27,9 @@
     init() {}
 
     /// Sends the changes that `translator` finds in the events routed here to `changes`.
-    func start(_ translator: any InotifyTranslator, sendingTo changes: SharedEmitter<FileChange>) {
+    func start(
+      _ translator: any InotifyTranslator, sendingTo changes: SendableEmitter<FileChange>
+    ) {
       target.withLock { $0 = Target(translator: translator, changes: changes) }
     }
 

@@ -11,7 +11,7 @@ import Testing
   @Test func aLimitOfOneReceivesAValueSentFromAnotherThread() async {
     var lost = 0
     for _ in 0..<50 {
-      let emitter = SharedEmitter<Int>()
+      let emitter = SendableEmitter<Int>()
       var seen: [Int] = []
       emitter.subscribe(limit: 1) { seen.append($0) }
       await Task.detached { emitter.send(1) }.value
@@ -22,7 +22,7 @@ import Testing
   }
 
   @Test func aLimitReceivesExactlyItsCountOfValuesSentFromAnotherThread() async {
-    let emitter = SharedEmitter<Int>()
+    let emitter = SendableEmitter<Int>()
     var seen: [Int] = []
     let subscription = emitter.subscribe(limit: 3) { seen.append($0) }
     await Task.detached { for value in 1...10 { emitter.send(value) } }.value
@@ -34,7 +34,7 @@ import Testing
   }
 
   @Test func aReplayAndALimitOfOneTakeTheReplayOnly() async {
-    let emitter = SharedEmitter<Int>()
+    let emitter = SendableEmitter<Int>()
     emitter.send(7)
     var seen: [Int] = []
     emitter.subscribe(replayingLast: true, limit: 1) { seen.append($0) }
@@ -45,11 +45,11 @@ import Testing
     #expect(emitter.subscriberCount == 0)
   }
 
-  @Test func anOwnerBoundLimitOnASharedCurrentValueReceivesAHoppedChange() async {
+  @Test func anOwnerBoundLimitOnASendableCurrentValueReceivesAHoppedChange() async {
     final class Screen {
       var values: [Int] = []
     }
-    let value = SharedCurrentValue(0)
+    let value = SendableCurrentValue(0)
     let screen = Screen()
     value.subscribe(screen, replayingLast: false, limit: 1) { screen, new in
       screen.values.append(new)

@@ -75,10 +75,10 @@ struct FloodLatencyTimingTests {
   }
 }
 
-/// Issue 26's flood: a thread that sends into a shared emitter as fast as it can, for 2 s or
+/// Issue 26's flood: a thread that sends into a sendable emitter as fast as it can, for 2 s or
 /// until stopped, and a main-actor subscriber that spends 5 µs on each value.
 @MainActor private final class Flood {
-  let emitter = SharedEmitter<Int>()
+  let emitter = SendableEmitter<Int>()
   let start = Date()
   private var delivered = 0
   private var subscription: Subscription?

@@ -11,7 +11,7 @@ import Testing
 @MainActor @Suite(.serialized, .checksLiveResources) struct GateTurnTests {
   /// A turn takes at most 256 values, then lets other work on the actor run before the next.
   @Test func aTurnTakesAtMostTwoHundredFiftySixValuesThenLetsTheActorGo() async {
-    let emitter = SharedEmitter<Int>()
+    let emitter = SendableEmitter<Int>()
     var received: [Int] = []
     let subscription = emitter.subscribe { received.append($0) }
     // The main actor is held (a synchronous wait) while another thread sends 1,000 values: they
@@ -28,7 +28,7 @@ import Testing
 
   /// Values sent from another thread during a turn wait for the next turn.
   @Test func valuesSentDuringATurnWaitForTheNextOne() async {
-    let emitter = SharedEmitter<Int>()
+    let emitter = SendableEmitter<Int>()
     var received: [Int] = []
     var otherWorkRanAt: Int?
     let subscription = emitter.subscribe { value in
@@ -139,13 +139,13 @@ import Testing
 
 /// Issue 26's wrapper: a `Sendable` model that fires its event from a `nonisolated` method.
 private final class Request: Sendable {
-  let result = SharedEmitter<Int>()
+  let result = SendableEmitter<Int>()
   func finish(_ value: Int) { result.send(value) }
 }
 
 /// Passes each value of `input` on to `output` through a `nonisolated` method, on its own actor.
 private actor Relay {
-  let input = SharedEmitter<Int>()
+  let input = SendableEmitter<Int>()
   let output = Forwarder()
   var log: [String] = []
   private var subscriptions: [Subscription] = []
@@ -167,6 +167,6 @@ private actor Relay {
 }
 
 private final class Forwarder: Sendable {
-  let emitter = SharedEmitter<Int>()
+  let emitter = SendableEmitter<Int>()
   nonisolated func forward(_ value: Int) { emitter.send(value) }
 }

@@ -26,7 +26,7 @@ private actor Mailbox {
     received.append(value)
   }
 
-  func listen(to messages: SharedEmitter<Int>) {
+  func listen(to messages: SendableEmitter<Int>) {
     subscription = messages.subscribe { value in self.receive(value) }
   }
 }
@@ -71,7 +71,7 @@ private actor Mailbox {
 
   @Test func aSubscriberWrittenInTheActorRunsOnItsQueue() async {
     let mailbox = Mailbox()
-    let messages = SharedEmitter<Int>()
+    let messages = SendableEmitter<Int>()
     await mailbox.listen(to: messages)
     onAnotherThread { for value in 0..<5 { messages.send(value) } }
     for _ in 0..<10_000 where await mailbox.received.count < 5 {

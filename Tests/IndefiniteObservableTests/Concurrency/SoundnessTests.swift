@@ -10,8 +10,8 @@ import Testing
 @MainActor @Suite(.checksLiveResources) struct SoundnessTests {
   /// Scenario 1: main-actor code subscribes a closure that mutates main-actor state, and values
   /// are sent from a global queue. The closure runs on the main actor.
-  @Test func aMainActorSubscriberOfASharedEmitterRunsOnTheMainActorWhenSentFromAQueue() async {
-    let source = SharedEmitter<Int>()
+  @Test func aMainActorSubscriberOfASendableEmitterRunsOnTheMainActorWhenSentFromAQueue() async {
+    let source = SendableEmitter<Int>()
     var total = 0
     var deliveries = 0
     let subscription = source.subscribe { value in
@@ -39,7 +39,7 @@ import Testing
   /// Scenario 2: a `@MainActor` view model binds itself in one line; values come from a
   /// background thread, and the binding runs on the main actor.
   @Test func aMainActorOwnerBindsInOneLineAndRunsOnTheMainActor() async {
-    let source = SharedEmitter<String>()
+    let source = SendableEmitter<String>()
     let model = ViewModel(source: source)
     await Task.detached { source.send("from a background task") }.value
     while model.label.isEmpty { await Task.yield() }
@@ -50,7 +50,7 @@ import Testing
   /// Values sent from one thread reach an actor-bound subscriber in the order sent, and a value
   /// sent from the subscriber's own actor, with none waiting, arrives before `send` returns.
   @Test func valuesKeepTheirOrderAcrossTheHopAndSameActorSendsAreSynchronous() async {
-    let source = SharedEmitter<Int>()
+    let source = SendableEmitter<Int>()
     var received: [Int] = []
     let subscription = source.subscribe { received.append($0) }
     source.send(0)
@@ -65,7 +65,7 @@ import Testing
 
   /// Once `unsubscribe()` returns, values still waiting for their hop are dropped.
   @Test func unsubscribingDropsValuesWaitingForTheirHop() async {
-    let source = SharedEmitter<Int>()
+    let source = SendableEmitter<Int>()
     var received: [Int] = []
     let subscription = source.subscribe { received.append($0) }
     // Sent from another thread while this test holds the main actor (a synchronous wait): each
@@ -85,7 +85,7 @@ import Testing
 
   /// A subscriber written inside another actor runs on that actor.
   @Test func anActorsSubscriberRunsOnThatActor() async {
-    let source = SharedEmitter<Int>()
+    let source = SendableEmitter<Int>()
     let counter = Counting()
     await counter.bind(to: source)
     await Task.detached { for value in 1...100 { source.send(value) } }.value
@@ -118,7 +118,7 @@ import Testing
   var label = ""
   var ranOnMainActor = false
 
-  init(source: SharedEmitter<String>) {
+  init(source: SendableEmitter<String>) {
     source.subscribe(self) { owner, value in owner.label = value }
     source.subscribe(self) { owner, _ in
       MainActor.assertIsolated()
@@ -131,7 +131,7 @@ private actor Counting {
   var total = 0
   var ranIsolated = true
 
-  func bind(to source: SharedEmitter<Int>) {
+  func bind(to source: SendableEmitter<Int>) {
     source.subscribe { value in
       self.assertIsolated()
       self.total += value
@@ -140,7 +140,7 @@ private actor Counting {
 }
 
 private nonisolated func nonisolatedSubscriberOnAQueue() {
-  let source = SharedEmitter<Int>()
+  let source = SendableEmitter<Int>()
   let queue = DispatchQueue(label: "scenario 3")
   let total = LockedState(0)
   let subscription = source.subscribe(on: queue) { value in total.withLock { $0 += value } }

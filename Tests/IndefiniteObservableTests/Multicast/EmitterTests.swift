@@ -316,7 +316,7 @@ import Testing
 
   @Test func everyMulticastSourceRefusesALimitBelowItsCount() {
     let current = CurrentValue(0)
-    let shared = SharedEmitter<Int>()
+    let shared = SendableEmitter<Int>()
     let subscriptions = [
       current.subscribe { _ in }, current.subscribe { _ in },
       shared.subscribe(on: .sendingThread) { _ in }, shared.subscribe(on: .sendingThread) { _ in },
@@ -332,8 +332,8 @@ import Testing
     for subscription in subscriptions { subscription.unsubscribe() }
   }
 
-  @Test func aSharedEmittersSendCountCanBeReset() {
-    let shared = SharedEmitter<Int>()
+  @Test func aSendableEmittersSendCountCanBeReset() {
+    let shared = SendableEmitter<Int>()
     shared.send(1)
     shared.send(2)
     #expect(shared.sendCount == 2)

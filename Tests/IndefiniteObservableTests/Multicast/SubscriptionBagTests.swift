@@ -117,7 +117,7 @@ import Testing
 
   @Test(.timeLimit(.minutes(2))) func threadsMayStoreAndUnsubscribeAtOnce() {
     let bag = SubscriptionBag()
-    let emitter = SharedEmitter<Int>()
+    let emitter = SendableEmitter<Int>()
     emitter.maxSubscribers = .max
     let queue = DispatchQueue(label: "bag")
     let calls = Counter()

@@ -40,7 +40,7 @@ struct StressSubject: Sendable, CustomTestStringConvertible {
 
   var testDescription: String { name }
 
-  static let all: [StressSubject] = [.sharedEmitter]
+  static let all: [StressSubject] = [.sendableEmitter]
 }
 
 /// A fresh source made by a ``StressSubject``.
@@ -113,13 +113,13 @@ private func bound(
 }
 
 extension StressSubject {
-  /// A ``SharedEmitter``, the source that many threads may send into, with the subscriptions
+  /// A ``SendableEmitter``, the source that many threads may send into, with the subscriptions
   /// that code on no actor can make: on the sending thread and on a queue, plain and bound to an
   /// owner. (``Emitter`` and
   /// ``CurrentValue`` are not `Sendable`: the compiler keeps them to one isolation, so they are
   /// not stressed from many threads.)
-  static let sharedEmitter = StressSubject(name: "SharedEmitter") {
-    let emitter = SharedEmitter<Stamp>()
+  static let sendableEmitter = StressSubject(name: "SendableEmitter") {
+    let emitter = SendableEmitter<Stamp>()
     emitter.maxSubscribers = .max
     let queues = stressQueues()
     let ways: [StressWay] = [

@@ -1,10 +1,10 @@
 import IndefiniteObservable
 
-// The value-stream operators of `ValueObservable`, for the shared sources: each forwards to the
+// The value-stream operators of `ValueObservable`, for the sendable sources: each forwards to the
 // stream for the caller's actor (`stream(isolation:)`). An operator added to `ValueObservable`
 // gets its forwarder here, in the same form; `.ci/check-parity` fails until it has one.
 
-extension SharedSource {
+extension SendableSource {
   /// The values transformed by `transform`, as a stream for the caller's actor (see
   /// `ValueObservable.map(_:)`).
   public func map<U>(
@@ -134,7 +134,7 @@ extension SharedSource {
   }
 }
 
-extension SharedSource where Value: Equatable {
+extension SendableSource where Value: Equatable {
   /// The values, less those equal to the one before, as a stream for the caller's actor (see
   /// `ValueObservable.removeDuplicates()`).
   public func removeDuplicates(

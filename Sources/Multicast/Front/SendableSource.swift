@@ -1,7 +1,7 @@
 import IndefiniteObservable
 
-/// A multicast source that any thread may send into: ``SharedEmitter`` and
-/// ``SharedCurrentValue``. Each subscriber says where it runs, and the compiler checks it.
+/// A multicast source that any thread may send into: ``SendableEmitter`` and
+/// ``SendableCurrentValue``. Each subscriber says where it runs, and the compiler checks it.
 ///
 /// - `subscribe { ... }` and `subscribe(owner) { ... }` bind the subscriber to the caller's
 ///   actor (the main actor in top-level code and in `@MainActor` types). It runs there: at once
@@ -18,7 +18,7 @@ import IndefiniteObservable
 /// `ValueObservable`, not `Sendable`: it stays with the actor that made it.
 ///
 /// ```swift
-/// let temperatures = SharedEmitter<Double>()
+/// let temperatures = SendableEmitter<Double>()
 /// var shown: [String] = []  // main-actor state in top-level code
 /// let display = temperatures
 ///   .map { "\($0) °C" }
@@ -34,14 +34,14 @@ import IndefiniteObservable
 /// method ... in a synchronous nonisolated context"), for the reason it cannot call
 /// `subscribe { ... }`: it has no actor to run the subscriber on. Module `Producers` adds the
 /// time operators (`debounce`, `throttle`, `delay`) here too, on the same terms.
-public protocol SharedSource<Value>: MulticastSource, Sendable where Value: Sendable {
+public protocol SendableSource<Value>: MulticastSource, Sendable where Value: Sendable {
   /// The values, as a stream for the caller's actor: each subscription to it runs there. A
-  /// ``SharedCurrentValue``'s starts with the current value, a ``SharedEmitter``'s with the next
+  /// ``SendableCurrentValue``'s starts with the current value, a ``SendableEmitter``'s with the next
   /// value sent.
   func stream(isolation: isolated any Actor) -> ValueObservable<Value>
 }
 
-extension SharedSource {
+extension SendableSource {
   /// The values, as a stream for the caller's actor, starting with the last value when
   /// ``MulticastSource/replaysLastByDefault`` says so (a current value's current value).
   public func stream(isolation: isolated any Actor = #isolation) -> ValueObservable<Value> {
@@ -77,7 +77,7 @@ extension SharedSource {
   /// number of values.
   ///
   /// ```swift
-  /// let downloads = SharedEmitter<Int>()
+  /// let downloads = SendableEmitter<Int>()
   /// var done = 0  // a main-actor variable in top-level code
   /// downloads.subscribe { done += $0 }
   /// downloads.send(1)
@@ -165,3 +165,7 @@ extension SharedSource {
     Subscription(_storage.subscribe(.bound(to: owner, next), replay: replayingLast, limit: limit))
   }
 }
+
+/// The former name of ``SendableSource``.
+@available(*, deprecated, renamed: "SendableSource")
+public typealias SharedSource = SendableSource

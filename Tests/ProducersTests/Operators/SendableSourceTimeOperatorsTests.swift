@@ -4,13 +4,13 @@ import Producers
 import TestSupport
 import Testing
 
-/// `debounce`, `throttle` and `delay` applied directly to a `SharedEmitter` or a
-/// `SharedCurrentValue`: the stream belongs to the caller's actor, whichever thread sends.
+/// `debounce`, `throttle` and `delay` applied directly to a `SendableEmitter` or a
+/// `SendableCurrentValue`: the stream belongs to the caller's actor, whichever thread sends.
 @MainActor
-@Suite struct SharedSourceTimeOperatorsTests {
-  @Test func debounceOnASharedEmitterPassesOnTheLastValueOfABurstSentFromAnyThread() async throws {
+@Suite struct SendableSourceTimeOperatorsTests {
+  @Test func debounceOnASendableEmitterPassesOnTheLastOfABurstSentFromAnyThread() async throws {
     let clock = ManualClock()
-    let source = SharedEmitter<Int>()
+    let source = SendableEmitter<Int>()
     var seen: [Int] = []
     let subscription = source.debounce(for: .milliseconds(100), clock: clock)
       .subscribe {
@@ -25,17 +25,19 @@ import Testing
     #expect(seen == [2])
 
     await Task.detached { source.send(3) }.value  // another thread: hops to the main actor
+    // The hop, not the clock, is waited for: the actor took the value once its wait began.
+    #expect(await eventually { clock.pendingCount == 1 })
     await clock.advance(by: .milliseconds(100))
     #expect(seen == [2, 3])
     subscription.unsubscribe()
     #expect(source.subscriberCount == 0)
   }
 
-  @Test func throttleOnASharedCurrentValuePassesTheCurrentValueAtOnceThenOnePerInterval()
+  @Test func throttleOnASendableCurrentValuePassesTheCurrentValueAtOnceThenOnePerInterval()
     async throws
   {
     let clock = ManualClock()
-    let source = SharedCurrentValue(0)
+    let source = SendableCurrentValue(0)
     var seen: [Int] = []
     let subscription = source.throttle(for: .milliseconds(100), clock: clock, latest: true)
       .subscribe {
@@ -52,11 +54,11 @@ import Testing
     #expect(source.subscriberCount == 0)
   }
 
-  @Test func delayOnASharedEmitterPassesOnEveryValueIntervalAfterTheActorTookItInOrder()
+  @Test func delayOnASendableEmitterPassesOnEveryValueIntervalAfterTheActorTookItInOrder()
     async throws
   {
     let clock = ManualClock()
-    let source = SharedEmitter<Int>()
+    let source = SendableEmitter<Int>()
     var seen: [Int] = []
     let subscription = source.delay(for: .milliseconds(100), clock: clock)
       .subscribe {
@@ -75,9 +77,9 @@ import Testing
     #expect(source.subscriberCount == 0)
   }
 
-  @Test func theTimeOperatorsOnASharedCurrentValueStartFromTheCurrentValue() async throws {
+  @Test func theTimeOperatorsOnASendableCurrentValueStartFromTheCurrentValue() async throws {
     let clock = ManualClock()
-    let source = SharedCurrentValue("ready")
+    let source = SendableCurrentValue("ready")
     var debounced: [String] = []
     var delayed: [String] = []
     let debouncing = source.debounce(for: .milliseconds(50), clock: clock)

@@ -4,7 +4,7 @@ import IndefiniteObservable
 /// A source of values that many subscribers share, that any thread may send into, and whose
 /// subscribers each run where they were written.
 ///
-/// Where ``Emitter`` lives in one isolation with its subscribers, a shared emitter is `Sendable`:
+/// Where ``Emitter`` lives in one isolation with its subscribers, a sendable emitter is `Sendable`:
 /// keep it in a `static let`, hand it to a background queue, send from anywhere. Each
 /// subscriber says where it runs, and the compiler checks it:
 ///
@@ -17,18 +17,18 @@ import IndefiniteObservable
 /// ```swift
 /// @MainActor final class StatusLabel {
 ///   var text = ""
-///   init(status: SharedEmitter<String>) {
+///   init(status: SendableEmitter<String>) {
 ///     status.subscribe(self) { label, value in label.text = value }  // runs on the main actor
 ///   }
 /// }
-/// let status = SharedEmitter<String>()
+/// let status = SendableEmitter<String>()
 /// let label = StatusLabel(status: status)
 /// status.send("ready")  // sent from the main actor: delivered before send returns
 /// // label.text == "ready"
 /// ```
 ///
 /// Its subscribe spellings, counters and limits are those of every source of this module
-/// (``MulticastSource``, ``SharedSource``). It has the operators of a value stream, each bound
+/// (``MulticastSource``, ``SendableSource``). It has the operators of a value stream, each bound
 /// to the actor of the code that applies it: `emitter.map { ... }.subscribe { ... }` runs on the
 /// caller's actor.
 ///
@@ -38,7 +38,7 @@ import IndefiniteObservable
 /// - Unsubscribing: once `unsubscribe()` returns, no delivery to that subscription begins,
 ///   including values waiting for their hop or on their queue.
 /// - Re-entrancy, options and lifetime: as ``Emitter``'s.
-public final class SharedEmitter<T: Sendable>: SharedSource {
+public final class SendableEmitter<T: Sendable>: SendableSource {
   let storage: MulticastStorage<T>
 
   /// Ends every subscription and releases the last value.
@@ -46,16 +46,16 @@ public final class SharedEmitter<T: Sendable>: SharedSource {
     storage.close()
   }
 
-  /// Creates a shared emitter with no subscribers and no last value, that keeps the last value
+  /// Creates a sendable emitter with no subscribers and no last value, that keeps the last value
   /// sent.
   public convenience init() {
     self.init(keepsLastValue: true)
   }
 
-  /// Creates a shared emitter with no subscribers, that keeps the last value sent or keeps none
+  /// Creates a sendable emitter with no subscribers, that keeps the last value sent or keeps none
   /// (see ``Emitter/init(keepsLastValue:)``).
   public init(keepsLastValue: Bool) {
-    storage = MulticastStorage<T>(kind: .sharedEmitter, keepsLast: keepsLastValue)
+    storage = MulticastStorage<T>(kind: .sendableEmitter, keepsLast: keepsLastValue)
   }
 
   /// Delivers `value` to every current subscriber and keeps it as the last value (unless the
@@ -82,10 +82,14 @@ public final class SharedEmitter<T: Sendable>: SharedSource {
   }
 }
 
-extension SharedEmitter {
+extension SendableEmitter {
   /// False: a subscription starts with the next value sent unless it says `replayingLast: true`.
   public static var replaysLastByDefault: Bool { false }
 
   /// The emitter's subscribers and last value: the module's own, not for use outside it.
   public var _storage: MulticastStorage<T> { storage }
 }
+
+/// The former name of ``SendableEmitter``.
+@available(*, deprecated, renamed: "SendableEmitter")
+public typealias SharedEmitter = SendableEmitter

@@ -5,7 +5,7 @@ import IndefiniteObservable
 /// where they were written: ``CurrentValue`` for values that other threads write.
 ///
 /// ```swift
-/// let progress = SharedCurrentValue(0)
+/// let progress = SendableCurrentValue(0)
 /// var shown: [Int] = []  // main-actor state in top-level code
 /// progress.subscribe { shown.append($0) }  // the current value at once, then each change
 /// progress.update { $0 += 10 }  // from any thread; atomic
@@ -14,7 +14,7 @@ import IndefiniteObservable
 ///
 /// It is `Sendable`: keep it in a `static let`, hand it to a queue, write it from several
 /// threads at once. ``update(isolation:_:)`` is an atomic read-modify-write: concurrent updates
-/// never lose one another's changes. Subscribing follows ``SharedEmitter``:
+/// never lose one another's changes. Subscribing follows ``SendableEmitter``:
 ///
 /// - `subscribe { ... }` and `subscribe(owner) { ... }` bind the subscriber to the caller's
 ///   actor. It runs there: before the write returns when the writing thread runs that actor
@@ -22,7 +22,7 @@ import IndefiniteObservable
 ///   hop otherwise, in the order written.
 /// - `subscribe(on: queue) { ... }` and `subscribe(on: .sendingThread) { ... }` take a
 ///   `@Sendable` subscriber.
-/// - The operators of ``SharedSource`` start from the current value, on the caller's actor.
+/// - The operators of ``SendableSource`` start from the current value, on the caller's actor.
 ///
 /// Every subscription starts with the current value, unless it says `replayingLast: false`.
 /// Values written from other threads meanwhile arrive after it, never before.
@@ -34,7 +34,7 @@ import IndefiniteObservable
 ///   including values waiting for their hop or on their queue.
 /// - Lifetime: as ``CurrentValue``'s; a subscription does not keep the holder alive, and the
 ///   holder's deinit ends every subscription.
-public final class SharedCurrentValue<T: Sendable>: SharedSource {
+public final class SendableCurrentValue<T: Sendable>: SendableSource {
   let storage: MulticastStorage<T>
   private let isEqual: (@Sendable (T, T) -> Bool)?
 
@@ -57,7 +57,7 @@ public final class SharedCurrentValue<T: Sendable>: SharedSource {
   }
 
   private init(_ value: T, isEqual: (@Sendable (T, T) -> Bool)?) {
-    storage = MulticastStorage<T>(kind: .sharedCurrentValue, last: value)
+    storage = MulticastStorage<T>(kind: .sendableCurrentValue, last: value)
     self.isEqual = isEqual
   }
 
@@ -85,7 +85,7 @@ public final class SharedCurrentValue<T: Sendable>: SharedSource {
   /// read and the write.
   ///
   /// ```swift
-  /// let hits = SharedCurrentValue(0)
+  /// let hits = SendableCurrentValue(0)
   /// DispatchQueue.concurrentPerform(iterations: 100) { _ in hits.update { $0 += 1 } }
   /// // hits.value == 100
   /// ```
@@ -102,10 +102,14 @@ public final class SharedCurrentValue<T: Sendable>: SharedSource {
   }
 }
 
-extension SharedCurrentValue {
+extension SendableCurrentValue {
   /// True: a subscription starts with the current value unless it says `replayingLast: false`.
   public static var replaysLastByDefault: Bool { true }
 
   /// The holder's subscribers and value: the module's own, not for use outside it.
   public var _storage: MulticastStorage<T> { storage }
 }
+
+/// The former name of ``SendableCurrentValue``.
+@available(*, deprecated, renamed: "SendableCurrentValue")
+public typealias SharedCurrentValue = SendableCurrentValue

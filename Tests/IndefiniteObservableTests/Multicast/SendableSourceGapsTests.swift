@@ -5,12 +5,12 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// The spellings that the shared sources lacked while each source wrote its own (issue 31): each
+/// The spellings that the sendable sources lacked while each source wrote its own (issue 31): each
 /// test failed to compile before the front was written once.
 @MainActor
-@Suite struct SharedSourceGapsTests {
-  @Test func aSharedEmitterOfVoidSendsWithNoArgument() {
-    let didTap = SharedEmitter<Void>()
+@Suite struct SendableSourceGapsTests {
+  @Test func aSendableEmitterOfVoidSendsWithNoArgument() {
+    let didTap = SendableEmitter<Void>()
     var taps = 0
     didTap.subscribe { taps += 1 }
     didTap.send()
@@ -19,8 +19,8 @@ import Testing
     #expect(didTap.sendCount == 2)
   }
 
-  @Test func aSharedCurrentValueCountsItsWritesAndResetsTheCount() {
-    let level = SharedCurrentValue(0)
+  @Test func aSendableCurrentValueCountsItsWritesAndResetsTheCount() {
+    let level = SendableCurrentValue(0)
     level.value = 1
     level.send(2)
     level.update { $0 += 1 }
@@ -29,8 +29,8 @@ import Testing
     #expect(level.sendCount == 0)
   }
 
-  @Test func aSharedCurrentValueRefusesAMaxSubscribersBelowItsCount() throws {
-    let level = SharedCurrentValue(0)
+  @Test func aSendableCurrentValueRefusesAMaxSubscribersBelowItsCount() throws {
+    let level = SendableCurrentValue(0)
     #expect(level.maxSubscribers == 100)
     let first = level.subscribe { _ in }
     let second = level.subscribe { _ in }
@@ -45,8 +45,8 @@ import Testing
     second.unsubscribe()
   }
 
-  @Test func aSharedCurrentValuesValuesStartWithTheCurrentValueUnlessAskedNotTo() {
-    let level = SharedCurrentValue(1)
+  @Test func aSendableCurrentValuesValuesStartWithTheCurrentValueUnlessAskedNotTo() {
+    let level = SendableCurrentValue(1)
     var all: [Int] = []
     var later: [Int] = []
     let a = level.values().subscribe { all.append($0) }
@@ -58,13 +58,13 @@ import Testing
     b.unsubscribe()
   }
 
-  @Test func aSharedCurrentValueBindsAnOwnerOnAQueue() async {
+  @Test func aSendableCurrentValueBindsAnOwnerOnAQueue() async {
     final class Sink: Sendable {
       let seen = Mutex<[Int]>([])
     }
-    let level = SharedCurrentValue(1)
+    let level = SendableCurrentValue(1)
     let sink = Sink()
-    let queue = DispatchQueue(label: "SharedSourceGapsTests")
+    let queue = DispatchQueue(label: "SendableSourceGapsTests")
     level.subscribe(sink, on: queue) { sink, value in sink.seen.withLock { $0.append(value) } }
     level.subscribe(sink, on: .sendingThread) { sink, value in
       sink.seen.withLock { $0.append(value * 100) }
@@ -75,10 +75,10 @@ import Testing
     #expect(level.subscriberCount == 0)
   }
 
-  @Test func theSharedSourcesCombineTheLatestOfThreeStreams() {
-    let a = SharedEmitter<Int>()
+  @Test func theSendableSourcesCombineTheLatestOfThreeStreams() {
+    let a = SendableEmitter<Int>()
     let b = Emitter<String>()
-    let c = SharedCurrentValue(true)
+    let c = SendableCurrentValue(true)
     var seen: [String] = []
     let subscription = a.combineLatest(b, c.stream()).subscribe {
       seen.append("\($0.0)\($0.1)\($0.2)")
@@ -95,8 +95,8 @@ import Testing
     triple.unsubscribe()
   }
 
-  @Test func aSharedSourcePrependsValuesGivenOneByOne() {
-    let a = SharedEmitter<Int>()
+  @Test func aSendableSourcePrependsValuesGivenOneByOne() {
+    let a = SendableEmitter<Int>()
     var seen: [Int] = []
     let subscription = a.prepend(1, 2).subscribe { seen.append($0) }
     a.send(3)

@@ -1,12 +1,12 @@
 import IndefiniteObservable
 import Multicast
 
-extension SharedSource {
+extension SendableSource {
   /// Passes on a value only once `dueTime` has passed without a newer one, as a stream for the
   /// caller's actor: `stream(isolation:)`, then `ValueObservable.debounce(for:clock:isolation:)`.
   ///
   /// ```swift
-  /// let query = SharedEmitter<String>()
+  /// let query = SendableEmitter<String>()
   /// let searches = query.debounce(for: .milliseconds(300)).subscribe { search($0) }
   /// ```
   ///
@@ -14,8 +14,8 @@ extension SharedSource {
   ///   (`isolation`, which the compiler passes), where each value is taken (at once when sent
   ///   from that actor, after a hop otherwise), timed and delivered. Code on no actor cannot
   ///   call it (the compiler rejects the call). The result is not `Sendable`.
-  /// - Values: a `SharedCurrentValue`'s stream starts with the current value, so a subscription
-  ///   passes it on `dueTime` after subscribing unless a write came first; a `SharedEmitter`'s
+  /// - Values: a `SendableCurrentValue`'s stream starts with the current value, so a subscription
+  ///   passes it on `dueTime` after subscribing unless a write came first; a `SendableEmitter`'s
   ///   starts with the next value sent.
   /// - Lifetime and unsubscribe: as `ValueObservable.debounce(for:clock:isolation:)`: the
   ///   value still waiting when the subscription ends is dropped and its wait cancelled.
@@ -39,7 +39,7 @@ extension SharedSource {
   /// `stream(isolation:)`, then `ValueObservable.throttle(for:clock:latest:isolation:)`.
   ///
   /// ```swift
-  /// let positions = SharedEmitter<Double>()
+  /// let positions = SendableEmitter<Double>()
   /// let dragging = positions.throttle(for: .milliseconds(50), latest: true)
   ///   .subscribe { move(to: $0) }
   /// ```
@@ -49,8 +49,8 @@ extension SharedSource {
   ///   from that actor, after a hop otherwise), timed and delivered. A value that may pass at
   ///   once is delivered as the actor takes it. Code on no actor cannot call it (the compiler
   ///   rejects the call). The result is not `Sendable`.
-  /// - Values: a `SharedCurrentValue`'s stream starts with the current value, which passes at
-  ///   once; a `SharedEmitter`'s starts with the next value sent.
+  /// - Values: a `SendableCurrentValue`'s stream starts with the current value, which passes at
+  ///   once; a `SendableEmitter`'s starts with the next value sent.
   /// - Lifetime and unsubscribe: as `ValueObservable.throttle(for:clock:latest:isolation:)`:
   ///   the value held when the subscription ends is dropped and its wait cancelled.
   ///
@@ -76,7 +76,7 @@ extension SharedSource {
   /// for that actor: `stream(isolation:)`, then `ValueObservable.delay(for:clock:isolation:)`.
   ///
   /// ```swift
-  /// let keystrokes = SharedEmitter<Character>()
+  /// let keystrokes = SendableEmitter<Character>()
   /// let echoing = keystrokes.delay(for: .milliseconds(250)).subscribe { echo($0) }
   /// ```
   ///
@@ -85,8 +85,8 @@ extension SharedSource {
   ///   from that actor, after a hop otherwise), timed and delivered. The wait starts when the
   ///   actor takes the value. Code on no actor cannot call it (the compiler rejects the call).
   ///   The result is not `Sendable`.
-  /// - Values: a `SharedCurrentValue`'s stream starts with the current value, delivered
-  ///   `interval` after subscribing; a `SharedEmitter`'s starts with the next value sent.
+  /// - Values: a `SendableCurrentValue`'s stream starts with the current value, delivered
+  ///   `interval` after subscribing; a `SendableEmitter`'s starts with the next value sent.
   /// - Lifetime and unsubscribe: as `ValueObservable.delay(for:clock:isolation:)`: the values
   ///   still waiting when the subscription ends are dropped and their wait cancelled.
   ///

@@ -6,9 +6,9 @@ import Testing
 
 /// Issue 26, point 2: the value-stream operators on the sources that other threads feed, bound
 /// to the actor of the code that applies them.
-@MainActor @Suite(.checksLiveResources) struct SharedSourceTests {
-  @Test func operatorsOnASharedEmitterRunOnTheCallersActorAndSynchronouslyFromIt() async {
-    let readings = SharedEmitter<Int>()
+@MainActor @Suite(.checksLiveResources) struct SendableSourceTests {
+  @Test func operatorsOnASendableEmitterRunOnTheCallersActorAndSynchronouslyFromIt() async {
+    let readings = SendableEmitter<Int>()
     var shown: [String] = []
     let display =
       readings
@@ -32,7 +32,7 @@ import Testing
   }
 
   @Test func operatorsAppliedInAnotherActorRunOnThatActor() async {
-    let readings = SharedEmitter<Int>()
+    let readings = SendableEmitter<Int>()
     let sums = Sums()
     await sums.start(readings)
     await Task.detached { for value in 1...100 { readings.send(value) } }.value
@@ -41,8 +41,8 @@ import Testing
     await sums.stop()
   }
 
-  @Test func aBagSubscribesToASharedEmitterAndEndsItBySource() {
-    let downloads = SharedEmitter<Int>()
+  @Test func aBagSubscribesToASendableEmitterAndEndsItBySource() {
+    let downloads = SendableEmitter<Int>()
     let bag = SubscriptionBag()
     var finished = 0
     bag.subscribe(to: downloads) { finished += $0 }
@@ -55,10 +55,10 @@ import Testing
     #expect(downloads.subscriberCount == 0)
   }
 
-  @Test func aBagSubscribesToASharedCurrentValueAboutAnObject() {
+  @Test func aBagSubscribesToASendableCurrentValueAboutAnObject() {
     final class Owner {}
     let owner = Owner()
-    let title = SharedCurrentValue("Inbox")
+    let title = SendableCurrentValue("Inbox")
     let bag = SubscriptionBag()
     var titles: [String] = []
     bag.subscribe(to: title, about: owner) { titles.append($0) }
@@ -70,9 +70,9 @@ import Testing
 }
 
 /// Issue 26, point 3: a current value that any thread may write.
-@MainActor @Suite(.checksLiveResources) struct SharedCurrentValueTests {
+@MainActor @Suite(.checksLiveResources) struct SendableCurrentValueTests {
   @Test func subscribersStartWithTheCurrentValueThenEachChange() {
-    let progress = SharedCurrentValue(0)
+    let progress = SendableCurrentValue(0)
     var shown: [Int] = []
     let subscription = progress.subscribe { shown.append($0) }
     progress.update { $0 += 10 }
@@ -83,7 +83,7 @@ import Testing
   }
 
   @Test func concurrentUpdatesFromManyThreadsLoseNothing() async {
-    let hits = SharedCurrentValue(0)
+    let hits = SendableCurrentValue(0)
     let seen = LockedState((count: 0, highest: 0))
     let everyWrite = hits.subscribe(on: .sendingThread) { value in
       seen.withLock { $0 = ($0.count + 1, max($0.highest, value)) }
@@ -104,7 +104,7 @@ import Testing
   }
 
   @Test func aValueWrittenFromAnotherThreadHopsToTheSubscribersActor() async {
-    let status = SharedCurrentValue("idle")
+    let status = SendableCurrentValue("idle")
     var shown: [String] = []
     let subscription = status.subscribe { value in
       MainActor.assertIsolated()
@@ -117,7 +117,7 @@ import Testing
   }
 
   @Test func operatorsStartFromTheCurrentValue() {
-    let volume = SharedCurrentValue(5)
+    let volume = SendableCurrentValue(5)
     var shown: [String] = []
     let subscription = volume.map { "volume \($0)" }.subscribe { shown.append($0) }
     volume.value = 7
@@ -126,7 +126,7 @@ import Testing
   }
 
   @Test func skippingEqualWritesDeliversOnlyChanges() {
-    let mode = SharedCurrentValue("light", skipsEqualWrites: true)
+    let mode = SendableCurrentValue("light", skipsEqualWrites: true)
     var shown: [String] = []
     let subscription = mode.subscribe(replayingLast: false) { shown.append($0) }
     mode.value = "light"
@@ -140,7 +140,7 @@ import Testing
     final class Label {
       var text = ""
     }
-    let title = SharedCurrentValue("a")
+    let title = SendableCurrentValue("a")
     var label: Label? = Label()
     title.subscribe(label!) { label, text in label.text = text }
     #expect(label?.text == "a")
@@ -162,7 +162,7 @@ private actor Sums {
   var ranIsolated = true
   private var subscription: Subscription?
 
-  func start(_ readings: SharedEmitter<Int>) {
+  func start(_ readings: SendableEmitter<Int>) {
     subscription = readings.scan(0, +).subscribe { sum in
       self.assertIsolated()
       self.latest = sum

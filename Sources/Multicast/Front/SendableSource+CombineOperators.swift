@@ -1,10 +1,10 @@
 import IndefiniteObservable
 
 // The forwarders of the operators that issue 33 added to `ValueObservable`, beside those of
-// `SharedSource+Operators.swift` and in the same form, each bound to the actor of the code that
+// `SendableSource+Operators.swift` and in the same form, each bound to the actor of the code that
 // applies it; `.ci/check-parity` checks both files.
 
-extension SharedSource {
+extension SendableSource {
   /// The values of every stream that `transform` makes, merged, as a stream for the caller's
   /// actor (see `ValueObservable.flatMap(maxPublishers:_:)`).
   public func flatMap<U>(

@@ -3,15 +3,15 @@ import Multicast
 import TestSupport
 import Testing
 
-/// Each operator of issue 33 applied to a shared source, on the main actor, where a value sent
+/// Each operator of issue 33 applied to a sendable source, on the main actor, where a value sent
 /// from that actor is delivered before `send` returns.
-@MainActor @Suite(.checksLiveResources) struct SharedSourceCombineOperatorsTests {
+@MainActor @Suite(.checksLiveResources) struct SendableSourceCombineOperatorsTests {
   final class Label {
     var text = ""
   }
 
-  @Test func everyOperatorWorksOnASharedEmitter() {
-    let emitter = SharedEmitter<Int>()
+  @Test func everyOperatorWorksOnASendableEmitter() {
+    let emitter = SendableEmitter<Int>()
     let other = Emitter<Int>()
     var log: [String] = []
     let subscriptions = [
@@ -39,8 +39,8 @@ import Testing
     for subscription in subscriptions { subscription.unsubscribe() }
   }
 
-  @Test func assignAndReplaceNilAndMakeConnectableWorkOnASharedCurrentValue() {
-    let name = SharedCurrentValue<String?>("Ada")
+  @Test func assignAndReplaceNilAndMakeConnectableWorkOnASendableCurrentValue() {
+    let name = SendableCurrentValue<String?>("Ada")
     let label = Label()
     let assigning = name.replaceNil(with: "nobody").assign(to: \.text, on: label)
     #expect(label.text == "Ada")
@@ -48,7 +48,7 @@ import Testing
     #expect(label.text == "nobody")
     assigning.unsubscribe()
 
-    let texts = SharedCurrentValue("a")
+    let texts = SendableCurrentValue("a")
     let direct = Label()
     let writing = texts.assign(to: \.text, on: direct)
     texts.send("b")

@@ -1,12 +1,12 @@
 import IndefiniteObservable
 
 extension SubscriptionBag {
-  /// Subscribes `next` to `source` (a ``SharedEmitter`` or a ``SharedCurrentValue``), to run on
+  /// Subscribes `next` to `source` (a ``SendableEmitter`` or a ``SendableCurrentValue``), to run on
   /// the caller's actor, and keeps the subscription, to be ended with the bag or by
   /// ``unsubscribe(from:)`` with the source or with the object it is about.
   ///
   /// ```swift
-  /// let downloads = SharedEmitter<Int>()
+  /// let downloads = SendableEmitter<Int>()
   /// let bag = SubscriptionBag()
   /// var finished = 0  // main-actor state in top-level code
   /// bag.subscribe(to: downloads) { finished += $0 }
@@ -25,7 +25,7 @@ extension SubscriptionBag {
   ///   - next: Called with each value, on `isolation`.
   /// - Returns: The subscription, which you may also end alone.
   @discardableResult
-  public func subscribe<Source: SharedSource>(
+  public func subscribe<Source: SendableSource>(
     to source: Source,
     about object: AnyObject? = nil,
     isolation: isolated any Actor = #isolation,

@@ -101,7 +101,8 @@ import Producers
   /// there is none (nothing at the path, a dangling link, a directory, the watch failed), says
   /// so once and returns false. Throws when the file is there but cannot be opened.
   private func followFileAtPath(at position: Position) throws(FollowError) -> Bool {
-    guard let info = FileIdentity.status(path: path) else {
+    var info = stat()
+    guard stat(path, &info) == 0 else {
       let reason = String(cString: strerror(errno))
       reportAbsence("cannot open \(path): \(reason); following it once it appears")
       return false
@@ -168,7 +169,7 @@ import Producers
   /// Checks that the path still names the file being read, and switches when it does not:
   /// for SIGHUP, and for events a watch can miss.
   func reopen() {
-    let atPath = FileIdentity(path: path)
+    let atPath = try? FileIdentity(path: path)
     guard !(current?.identity.matches(atPath) ?? false) else { return }
     retireCurrent(because: "reopened")
     if atPath != nil { openNew() }
@@ -221,7 +222,7 @@ import Producers
   /// beside it, at its recorded position; then the file at the path from its start, when it is
   /// none of them (it appeared since).
   private func resume(_ entries: [StateFile.Entry]) throws(FollowError) {
-    let atPath = FileIdentity(path: path)
+    let atPath = try? FileIdentity(path: path)
     for entry in entries {
       if entry.identity.matches(atPath), current == nil {
         guard try followFileAtPath(at: .entry(entry)) else { continue }
@@ -252,7 +253,13 @@ import Producers
     }
     var info = stat()
     fstat(fd, &info)
-    let identity = FileIdentity(info, descriptor: fd)
+    let identity: FileIdentity
+    do {
+      identity = try FileIdentity(descriptor: fd)
+    } catch {
+      close(fd)
+      throw FollowError(description: "cannot read \(file): \(error)")
+    }
     let size = Self.size(of: fd, info)
     var checkpoint = FileCheckpoint()
     var midLine = false
@@ -383,7 +390,7 @@ import Producers
       retireCurrent(because: "replaced")
       openNew()
     case .created:
-      if current == nil || !(current?.identity.matches(FileIdentity(path: path)) ?? false) {
+      if current == nil || !(current?.identity.matches(try? FileIdentity(path: path)) ?? false) {
         retireCurrent(because: "replaced")
         openNew()
       }
@@ -486,7 +493,7 @@ import Producers
     }
     for name in names.sorted() {
       let file = (directory as NSString).appendingPathComponent(name)
-      if identity.matches(FileIdentity(path: file)) { return file }
+      if identity.matches(try? FileIdentity(path: file)) { return file }
     }
     return nil
   }

@@ -198,6 +198,13 @@ import Producers
       throw FollowError(
         description: "cannot read standard input: \(String(cString: strerror(errno)))")
     }
+    let identity: FileIdentity
+    do {
+      identity = try FileIdentity(descriptor: fd)
+    } catch {
+      close(fd)
+      throw FollowError(description: "cannot read standard input: \(error)")
+    }
     var checkpoint = FileCheckpoint(offset: info.isRegular ? Int64(lseek(fd, 0, SEEK_CUR)) : 0)
     if info.isRegular && options.lines > 0 {
       let offset = FollowedPath.startOfLastLines(
@@ -208,7 +215,7 @@ import Producers
     // A pipe's last N lines are known at its end, as `tail -n N` prints them.
     let keptLines = info.isRegular ? 0 : options.lines
     let tail = FileTail(
-      descriptor: fd, identity: FileIdentity(info, descriptor: fd), isRegular: info.isRegular,
+      descriptor: fd, identity: identity, isRegular: info.isRegular,
       at: checkpoint,
       events: FileTail.Events(
         lines: { [unowned self] lines in

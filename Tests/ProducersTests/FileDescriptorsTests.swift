@@ -73,7 +73,7 @@ import Testing
   @Test func streamClosesAnOwnedDescriptorWhenItsSubscriptionEnds() async throws {
     let pipe = Pipe()
     defer { close(pipe.write) }
-    let identity = FileIdentity(pipe.read)
+    let identity = try? FileIdentity(descriptor: pipe.read)
     let subscription = try FileDescriptors.lines(of: pipe.read, ownership: .streamCloses)
       .subscribe(next: { _ in })
     #expect(isStillOpen(pipe.read, identity))
@@ -84,7 +84,7 @@ import Testing
   @Test func anOwnedDescriptorIsReadItselfNotThroughADuplicate() async throws {
     let pipe = Pipe()
     defer { close(pipe.write) }
-    let identity = FileIdentity(pipe.read)
+    let identity = try? FileIdentity(descriptor: pipe.read)
     let lines = Recorder<String>()
     let subscription = try FileDescriptors.lines(of: pipe.read, ownership: .streamCloses)
       .subscribe(next: lines.record)
@@ -102,7 +102,7 @@ import Testing
   {
     let pipe = Pipe()
     defer { close(pipe.write) }
-    let identity = FileIdentity(pipe.read)
+    let identity = try? FileIdentity(descriptor: pipe.read)
     let stream = try FileDescriptors.lines(of: pipe.read, ownership: .streamCloses)
     let first = stream.subscribe(next: { _ in })
     let second = stream.subscribe(next: { _ in })
@@ -143,7 +143,7 @@ import Testing
   @Test func anOwnedDescriptorIsClosedWhenTheStreamGoesAwayUnsubscribed() async throws {
     let pipe = Pipe()
     defer { close(pipe.write) }
-    let identity = FileIdentity(pipe.read)
+    let identity = try? FileIdentity(descriptor: pipe.read)
     do { _ = try FileDescriptors.bytes(of: pipe.read, ownership: .streamCloses) }
     #expect(!isStillOpen(pipe.read, identity))
   }
@@ -465,7 +465,7 @@ import Testing
     var identities: [(Int32, FileIdentity?)] = []
     for _ in 0..<200 {
       let pipe = Pipe()
-      identities.append((pipe.read, FileIdentity(pipe.read)))
+      identities.append((pipe.read, try? FileIdentity(descriptor: pipe.read)))
       let lines = Recorder<String>()
       let subscription = try FileDescriptors.lines(of: pipe.read, ownership: .streamCloses)
         .subscribe(next: lines.record)

@@ -9,7 +9,8 @@
   ///
   /// A path watch has a source on the file and one on its parent directory: the file's says
   /// what happens to the file, the directory's says when the name may point at another file,
-  /// which is then compared with the file being watched by device and inode.
+  /// which is then compared with the file being watched by its ``FileIdentity`` (device, inode
+  /// and birth time).
   ///
   /// `@unchecked Sendable`: `changes` is thread-safe; `fileSource` and `identity` are used
   /// only by the sources' handlers, which run on the serial queue `queue`; the other stored
@@ -62,7 +63,7 @@
 
     /// Starts a source on `fd`, which it owns and closes on cancel.
     private func watchFile(_ fd: Int32) {
-      if case .success(let info) = System.status(fd) { identity = FileIdentity(info) }
+      identity = try? FileIdentity(descriptor: fd)
       let source = DispatchSource.makeFileSystemObjectSource(
         fileDescriptor: fd, eventMask: [.write, .extend, .attrib, .link, .rename, .delete],
         queue: queue)
@@ -95,16 +96,14 @@
 
     /// The directory changed: the name may now point at another file, or at none.
     private func directoryChanged() {
-      var info = stat()
-      guard stat(path, &info) == 0 else {
+      guard let atPath = try? FileIdentity(path: path) else {
         if identity != nil {
           changes.send(.deleted)
           unwatchFile()
         }
         return
       }
-      let atPath = FileIdentity(info)
-      guard atPath != identity else { return }
+      guard !atPath.matches(identity) else { return }
       let replacing = identity != nil
       unwatchFile()
       let fd = open(path, O_EVTONLY | O_CLOEXEC)
@@ -121,17 +120,6 @@
     private static func error(_ path: String, _ errno: Errno) -> FileWatchError {
       errno.rawValue == ENOENT || errno.rawValue == ENOTDIR
         ? .notFound(path) : .notAccessible(path, errno)
-    }
-  }
-
-  /// Which file a `stat` describes: its device and inode.
-  private struct FileIdentity: Equatable {
-    var device: UInt64
-    var inode: UInt64
-
-    init(_ info: stat) {
-      device = UInt64(truncatingIfNeeded: info.st_dev)  // dev_t is signed (Int32) on Darwin
-      inode = UInt64(info.st_ino)
     }
   }
 #endif

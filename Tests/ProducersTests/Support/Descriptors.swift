@@ -1,4 +1,5 @@
 import Foundation
+import Producers
 import TestSupport
 
 #if canImport(Glibc)
@@ -72,23 +73,10 @@ func openDescriptorCount() -> Int {
   (try? FileManager.default.contentsOfDirectory(atPath: descriptorDirectory).count) ?? -1
 }
 
-/// What a descriptor refers to (device and inode), to tell it from a later reuse of its number.
-struct FileIdentity: Equatable {
-  var device: UInt64
-  var inode: UInt64
-
-  init?(_ fd: Int32) {
-    var info = stat()
-    guard fstat(fd, &info) == 0 else { return nil }
-    device = UInt64(truncatingIfNeeded: info.st_dev)  // dev_t is signed (Int32) on Darwin
-    inode = UInt64(info.st_ino)
-  }
-}
-
 /// Whether `fd` is still open on the file it referred to when `identity` was taken; a number
 /// reused by another test for another file does not count.
 func isStillOpen(_ fd: Int32, _ identity: FileIdentity?) -> Bool {
-  identity != nil && FileIdentity(fd) == identity
+  identity != nil && (try? FileIdentity(descriptor: fd)) == identity
 }
 
 /// How many of this process's descriptors are open on the file `identity` names (one pipe end,
@@ -97,5 +85,5 @@ func descriptorsOpen(on identity: FileIdentity?) -> Int {
   guard let identity,
     let entries = try? FileManager.default.contentsOfDirectory(atPath: descriptorDirectory)
   else { return -1 }
-  return entries.compactMap(Int32.init).filter { FileIdentity($0) == identity }.count
+  return entries.compactMap(Int32.init).count { (try? FileIdentity(descriptor: $0)) == identity }
 }

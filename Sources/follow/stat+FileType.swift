@@ -1,0 +1,12 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension stat {
+  /// Whether this describes a directory.
+  var isDirectory: Bool { (st_mode & S_IFMT) == S_IFDIR }
+  /// Whether this describes a regular file.
+  var isRegular: Bool { (st_mode & S_IFMT) == S_IFREG }
+}

@@ -81,7 +81,7 @@ struct FollowError: Error, CustomStringConvertible {
   private var reading: Subscription?
   private var watching: Subscription?
   /// Makes the bytes stream read what was appended to a regular file, in the call of `send`.
-  private let refills = SharedEmitter<Void>(keepsLastValue: false)
+  private let refills = SendableEmitter<Void>(keepsLastValue: false)
   private var caughtUp = false
   private(set) var started = false
   private var stopped = false

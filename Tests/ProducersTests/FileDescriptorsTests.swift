@@ -251,7 +251,7 @@ import Testing
     append("first\n", to: path)
     let lines = Recorder<String>()
     let statuses = Recorder<DescriptorStatus>()
-    let refills = SharedEmitter<Void>()
+    let refills = SendableEmitter<Void>()
     let subscription = try FileDescriptors.lines(
       of: open(path, O_RDONLY), ownership: .streamCloses, refillInline: refills
     ).subscribe(next: lines.record, status: statuses.record)

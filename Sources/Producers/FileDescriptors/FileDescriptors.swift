@@ -98,7 +98,7 @@ public enum FileDescriptors {
   /// ``bytes(of:ownership:refill:isolation:)``.
   ///
   /// ```swift
-  /// let refills = SharedEmitter<Void>()
+  /// let refills = SendableEmitter<Void>()
   /// let bytes = try FileDescriptors.bytes(
   ///   of: fd, ownership: .streamCloses, refillInline: refills)
   /// let watch = try FileWatch.changes(of: fd).subscribe(on: .sendingThread) { _ in
@@ -110,7 +110,7 @@ public enum FileDescriptors {
   public static func bytes(
     of fd: Int32,
     ownership: DescriptorOwnership,
-    refillInline: SharedEmitter<Void>,
+    refillInline: SendableEmitter<Void>,
     isolation: isolated any Actor = #isolation
   ) throws(FileDescriptorError) -> DescriptorObservable<[UInt8]> {
     try reading(
@@ -167,7 +167,7 @@ public enum FileDescriptors {
   public static func lines(
     of fd: Int32,
     ownership: DescriptorOwnership,
-    refillInline: SharedEmitter<Void>,
+    refillInline: SendableEmitter<Void>,
     maximumLineLength: Int = 1 << 20,
     isolation: isolated any Actor = #isolation
   ) throws(FileDescriptorError) -> DescriptorObservable<String> {
@@ -282,7 +282,7 @@ public enum FileDescriptors {
     // A stream delivered on the subscriber's actor, where the reads run.
     case onActor(ValueObservable<Void>)
     // Read on the thread that sends.
-    case onSendingThread(SharedEmitter<Void>)
+    case onSendingThread(SendableEmitter<Void>)
 
     var isFollowing: Bool {
       if case .none = self { return false }

@@ -259,7 +259,7 @@ public struct LineSplitter: Sendable {
   /// Returns how many line starts were found and the index of the earliest of them in `bytes`
   /// (nil when none): when `found` is `count`, the last `count` lines of the input begin at
   /// `earliest`; otherwise scan the part before `bytes` for the `count - found` left, and
-  /// when there is none, they begin at the input's start. With ``split(_:_:)``'s rule (lines
+  /// when there is none, they begin at the input's start. By the splitter's own rule (lines
   /// end at LF), the lines counted are the lines the splitter gives, but that a line longer
   /// than ``maximumLineLength`` counts once here and comes out of the splitter in pieces.
   ///

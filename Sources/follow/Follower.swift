@@ -11,7 +11,9 @@ import Producers
 /// the program once its reader has gone (see `Output.watchForAClosedOutput()`).
 ///
 /// On the main actor: it is started there (``start()``) and every stream it subscribes to
-/// delivers there, while the reading, watching and timing happen on the producers' own queues.
+/// delivers there, while the watching and timing happen on the producers' own threads, and so
+/// does the reading of standard input through a pipe; a regular file is read on the main actor,
+/// where its watch delivers (see ``FileTail``).
 @MainActor final class Follower {
   /// How often the state file is written while lines flow.
   static let stateInterval: Duration = .seconds(1)

@@ -14,11 +14,14 @@ import Producers
 // an actor. Ping-pong: the receiver writes the next byte once it has the last, so a sample of
 // 1,000 bytes is 1,000 events one after the other, and its wall time over 1,000 is the latency
 // of one (write to received). CPU time is the whole process's (user + system: the reader's
-// thread, the hop and the actor). Three ways over the same kind of pipe:
+// thread, the hop and the actor). Four ways over the same kind of pipe:
 // - `FileDescriptors.bytes`, delivered on an actor (read on the package's poller thread, one
 //   hop to the actor);
+// - a hand-written `poll` loop on a thread of its own that reads and hops to the same actor
+//   with a task (the floor for delivery on an actor: the same one hop, and nothing else);
 // - a `DispatchSource` read source whose handler reads and hops to the same actor with a task,
-//   as one writes it by hand (the same hop: the floor for delivery on an actor);
+//   as one writes it by hand with Dispatch (its event reaches the handler through Dispatch's
+//   manager thread: two switches);
 // - a hand-written `poll` loop on a thread of its own that reads and writes the next byte
 //   itself, with no hop at all (the floor of the system calls).
 
@@ -36,7 +39,13 @@ func pipeByteBenchmarks() {
   }
 
   Benchmark(
-    name(scenario, "DispatchSource read source, a task to the actor (floor)"),
+    name(scenario, "poll loop, a task to the actor (floor)"), configuration: configuration
+  ) { benchmark in
+    await PipeReceiver().pollThread(UncheckedSendable(benchmark))
+  }
+
+  Benchmark(
+    name(scenario, "DispatchSource read source, a task to the actor"),
     configuration: configuration
   ) { benchmark in
     await PipeReceiver().readSource(UncheckedSendable(benchmark))
@@ -115,6 +124,37 @@ private actor PipeReceiver {
     await run(benchmark.scaledIterations.count)
     benchmark.stopMeasurement()
     subscription.unsubscribe()
+    close(writeEnd)
+  }
+
+  func pollThread(_ benchmark: UncheckedSendable<Benchmark>) async {
+    let benchmark = benchmark.value
+    let (readEnd, writeEnd) = makePipe()
+    let (stopRead, stopWrite) = makePipe()
+    self.writeEnd = writeEnd
+    // The thread closes the ends it reads once it sees the stop byte.
+    let thread = Thread { [self] in
+      var entries = [
+        pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: stopRead, events: Int16(POLLIN), revents: 0),
+      ]
+      var byte: UInt8 = 0
+      while entries[1].revents == 0 {
+        guard poll(&entries, 2, -1) > 0, entries[0].revents != 0 else { continue }
+        var got = 0
+        while read(readEnd, &byte, 1) == 1 { got += 1 }
+        if got > 0 { Task { await self.received(got) } }
+      }
+      close(readEnd)
+      close(stopRead)
+    }
+    thread.start()
+    benchmark.startMeasurement()
+    await run(benchmark.scaledIterations.count)
+    benchmark.stopMeasurement()
+    var byte: UInt8 = 1
+    _ = write(stopWrite, &byte, 1)
+    close(stopWrite)
     close(writeEnd)
   }
 

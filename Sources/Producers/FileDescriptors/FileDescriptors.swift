@@ -88,9 +88,10 @@ public enum FileDescriptors {
   ///
   /// Each `refillInline.send()`, from any thread, reads what was appended to the file there,
   /// before `send` returns (about one chunk; a longer rest is read in later turns), and hands
-  /// it to the stream's actor: so a change event read on a system thread (a ``FileWatch``
-  /// subscription on `.sendingThread`) reaches the subscriber in one thread switch, with no
-  /// doorbell stream and no queue between. The values are delivered in a turn of the actor of
+  /// it to the stream's actor: so a change learnt on a system thread (a Dispatch source's
+  /// handler, a C library's callback) reaches the subscriber in one thread switch, with no
+  /// doorbell stream and no queue between. A ``FileWatch`` stream delivers on its actor: sent
+  /// from its subscriber, the read runs on that actor, as with `refill`. The values are delivered in a turn of the actor of
   /// their own, also when `send` is called on that actor (never inside `send`). A send while a
   /// read of this subscription is under way elsewhere makes that read go on to the new end
   /// instead, and returns at once. After `unsubscribe()` returns, a send reads nothing.
@@ -101,9 +102,8 @@ public enum FileDescriptors {
   /// let refills = SendableEmitter<Void>()
   /// let bytes = try FileDescriptors.bytes(
   ///   of: fd, ownership: .streamCloses, refillInline: refills)
-  /// let watch = try FileWatch.changes(of: fd).subscribe(on: .sendingThread) { _ in
-  ///   refills.send()  // reads here, on the watch's thread
-  /// }
+  /// // Where a change is learnt on a thread of the system, such as a Dispatch source's handler:
+  /// changes.setEventHandler { refills.send() }  // reads here, on the handler's thread
   /// ```
   ///
   /// - Throws: As ``bytes(of:ownership:refill:isolation:)``.

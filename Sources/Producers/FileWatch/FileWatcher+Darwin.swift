@@ -12,9 +12,13 @@
   /// which is then compared with the file being watched by its ``FileIdentity`` (device, inode
   /// and birth time).
   ///
-  /// `@unchecked Sendable`: `changes` is thread-safe; `fileSource` and `identity` are used
-  /// only by the sources' handlers, which run on the serial queue `queue`; the other stored
-  /// properties are immutable.
+  /// `@unchecked Sendable`, relying on one queue: `fileSource`, `directorySource` and
+  /// `identity` are touched only on the serial queue `queue` (by the sources' handlers, and by
+  /// `init` inside `queue.sync`), which every method that touches them checks with
+  /// `dispatchPrecondition(condition: .onQueue(queue))`, as swift-nio's `NIOLoopBound` checks
+  /// its event loop; `deinit` runs once no handler can reach `self` (they hold it weakly);
+  /// `changes` is a `SendableEmitter`, and the other stored properties are immutable. A breach
+  /// traps in `FileWatchTests`, which CI's macOS job runs.
   final class FileWatcher: @unchecked Sendable {
     /// Where the watch's changes fan out to the stream's subscriptions.
     let changes = FileWatch.makeFanOut()
@@ -63,6 +67,7 @@
 
     /// Starts a source on `fd`, which it owns and closes on cancel.
     private func watchFile(_ fd: Int32) {
+      dispatchPrecondition(condition: .onQueue(queue))
       identity = try? FileIdentity(descriptor: fd)
       let source = DispatchSource.makeFileSystemObjectSource(
         fileDescriptor: fd, eventMask: [.write, .extend, .attrib, .link, .rename, .delete],
@@ -76,12 +81,14 @@
     }
 
     private func unwatchFile() {
+      dispatchPrecondition(condition: .onQueue(queue))
       fileSource?.cancel()
       fileSource = nil
       identity = nil
     }
 
     private func fileChanged(_ events: DispatchSource.FileSystemEvent) {
+      dispatchPrecondition(condition: .onQueue(queue))
       if !events.isDisjoint(with: [.write, .extend]) { changes.send(.modified) }
       if !events.isDisjoint(with: [.attrib, .link]) { changes.send(.attributes) }
       if events.contains(.rename) {
@@ -96,6 +103,7 @@
 
     /// The directory changed: the name may now point at another file, or at none.
     private func directoryChanged() {
+      dispatchPrecondition(condition: .onQueue(queue))
       guard let atPath = try? FileIdentity(path: path) else {
         if identity != nil {
           changes.send(.deleted)

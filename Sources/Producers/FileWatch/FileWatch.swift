@@ -20,10 +20,12 @@ import Multicast
 ///   `@MainActor` types), and changes are delivered on that actor, one at a time, in order; the
 ///   system's events are read and translated on a private serial queue (on Linux, the one
 ///   queue that reads the process's inotify instance), from which each change hops once to the
-///   actor. Code that is not
-///   isolated to an actor cannot make a stream. The stream is not `Sendable`: subscribe and
-///   unsubscribe on that actor; once `unsubscribe()` returns, that subscription receives
-///   nothing more.
+///   actor. Code that is not isolated to an actor cannot make a stream. The stream is not
+///   `Sendable`: subscribe and unsubscribe on that actor; once `unsubscribe()` returns, that
+///   subscription receives nothing more.
+/// - On the reading thread: ``changes(at:on:_:)`` and ``changes(of:on:_:)`` with
+///   `.sendingThread` subscribe a `@Sendable` closure, from any isolation, that runs where the
+///   events are read, with no thread switch by the package; each makes a watch of its own.
 /// - Lifetime: the watch (its descriptor and its system watches) lives as long as the stream or
 ///   any of its subscriptions, and is released when the last of them is gone.
 public enum FileWatch {
@@ -73,6 +75,67 @@ public enum FileWatch {
     return try stream(FileWatcher(descriptor: fd, queue: privateQueue()), isolation: isolation)
   }
 
+  /// Subscribes `next` to the changes at `path`, to run on the thread that reads them from the
+  /// system: no thread switch by the package (see ``changes(at:isolation:)`` for what is watched
+  /// and the changes reported).
+  ///
+  /// ```swift
+  /// let rotations = LockedState(0)
+  /// let watching = try FileWatch.changes(at: "/var/log/app.log", on: .sendingThread) { change in
+  ///   if change == .replaced { rotations.withLock { $0 += 1 } }
+  /// }
+  /// ```
+  ///
+  /// The spelling and the contract of `subscribe(on: .sendingThread)` on a `SendableEmitter`,
+  /// for a producer that needs no actor (a server, a command-line tool), or that hands each
+  /// change to something that reads on the thread it is called on (a `refillInline` emitter of
+  /// ``FileDescriptors``):
+  ///
+  /// - Threading: callable from any isolation. `next` is `@Sendable` and runs on the thread that
+  ///   read the system's events (on Linux, the queue that reads the process's inotify
+  ///   instance; on Apple platforms, the watch's file-system sources' queue), one change at a
+  ///   time, in the order the system reported them, never two at once. Keep it short: it holds
+  ///   up the changes of every watch behind it.
+  /// - Lifetime: the watch is made now, for this subscription alone, and lives until
+  ///   `unsubscribe()`, which releases it (its system watches and descriptors) before it
+  ///   returns, from any thread, `next` included; no call of `next` begins after it returns.
+  ///   Dropping the subscription does not unsubscribe: the watch then lives as long as the
+  ///   process.
+  ///
+  /// - Throws: As ``changes(at:isolation:)``; nothing is watched then.
+  /// - Parameters:
+  ///   - path: The path to watch.
+  ///   - delivery: `.sendingThread`.
+  ///   - next: Called with each change, on the thread that read it.
+  /// - Returns: The subscription.
+  public static func changes(
+    at path: String, on delivery: SynchronousDelivery,
+    _ next: @escaping @Sendable (FileChange) -> Void
+  ) throws(FileWatchError) -> Subscription {
+    subscribe(try FileWatcher(path: path, queue: privateQueue()), on: delivery, next)
+  }
+
+  /// Subscribes `next` to the changes to the file open as `fd`, to run on the thread that reads
+  /// them from the system (see ``changes(of:isolation:)`` for what is watched, and
+  /// ``changes(at:on:_:)`` for the threading and the lifetime).
+  ///
+  /// The descriptor is only watched, never closed or read; keep it open while subscribed.
+  ///
+  /// - Throws: As ``changes(of:isolation:)``; nothing is watched then.
+  /// - Parameters:
+  ///   - fd: The open descriptor of the file to watch.
+  ///   - delivery: `.sendingThread`.
+  ///   - next: Called with each change, on the thread that read it.
+  /// - Returns: The subscription.
+  public static func changes(
+    of fd: Int32, on delivery: SynchronousDelivery,
+    _ next: @escaping @Sendable (FileChange) -> Void
+  ) throws(FileWatchError) -> Subscription {
+    guard fd >= 0 else { throw .descriptor(.negative(fd)) }
+    guard System.isOpen(fd) else { throw .descriptor(.notOpen(fd)) }
+    return subscribe(try FileWatcher(descriptor: fd, queue: privateQueue()), on: delivery, next)
+  }
+
   private static func privateQueue() -> DispatchQueue {
     DispatchQueue(label: "IndefiniteObservable.FileWatch")
   }
@@ -83,6 +146,19 @@ public enum FileWatch {
     let changes = SendableEmitter<FileChange>(keepsLastValue: false)
     changes.maxSubscribers = .max
     return changes
+  }
+
+  /// The subscription of `next` alone to a watch made for it, on the thread that sends the
+  /// watch's changes: it holds the watch, and lets it go when it ends.
+  private static func subscribe(
+    _ watcher: FileWatcher, on delivery: SynchronousDelivery,
+    _ next: @escaping @Sendable (FileChange) -> Void
+  ) -> Subscription {
+    let subscription = watcher.changes.subscribe(on: delivery, replayingLast: false, next)
+    return Subscription {
+      subscription.unsubscribe()
+      withExtendedLifetime(watcher) {}
+    }
   }
 
   /// The stream of a watch: each subscription is a subscription to the watch's emitter, bound

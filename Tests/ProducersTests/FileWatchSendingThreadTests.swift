@@ -1,0 +1,142 @@
+import Dispatch
+import Foundation
+import IndefiniteObservable
+import Multicast
+import Producers
+import Synchronization
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `FileWatch.changes(at:on:_:)` and `changes(of:on:_:)` with `.sendingThread`: subscribed from
+/// code on no actor, the handler runs on the thread that read the change.
+@Suite(.checksLiveResources) struct FileWatchSendingThreadTests {
+  /// What a handler saw: each change, whether it ran on the main thread, and whether two calls
+  /// ever overlapped.
+  final class Seen: Sendable {
+    let changes = LockedState<[FileChange]>([])
+    private let mainThreadCalls = Atomic(false)
+    private let overlaps = Atomic(false)
+    private let inside = Atomic(0)
+
+    /// Whether a call ran on the main thread.
+    var ranOnMainThread: Bool { mainThreadCalls.load(ordering: .acquiring) }
+    /// Whether a call began while another was under way.
+    var overlapped: Bool { overlaps.load(ordering: .acquiring) }
+
+    @Sendable func record(_ change: FileChange) {
+      if inside.add(1, ordering: .acquiringAndReleasing).newValue > 1 {
+        overlaps.store(true, ordering: .releasing)
+      }
+      if Thread.isMainThread { mainThreadCalls.store(true, ordering: .releasing) }
+      changes.withLock { $0.append(change) }
+      usleep(200)  // long enough for a second call, were one made at once, to overlap this one
+      inside.subtract(1, ordering: .acquiringAndReleasing)
+    }
+
+    var values: [FileChange] { changes.withLock { $0 } }
+
+    /// Waits (at most 60 s) until `done(values)` holds; whether it did.
+    func arrival(until done: @escaping @Sendable ([FileChange]) -> Bool) async -> Bool {
+      await eventually { done(self.values) }
+    }
+  }
+
+  @Test func theHandlerRunsOnTheReadingThreadWhileTheMainActorIsBlocked() async throws {
+    let directory = TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("app.log")
+    append("x\n", to: path)
+    let arrived = DispatchSemaphore(value: 0)
+    let seen = Seen()
+    let subscription = try FileWatch.changes(at: path, on: .sendingThread) { change in
+      seen.record(change)
+      arrived.signal()
+    }
+    // The main actor is held until the change arrives: a handler that hopped to it could not
+    // run, and the wait would time out.
+    let result = await MainActor.run {
+      append("y\n", to: path)
+      return arrived.wait(timeout: .now() + 60)
+    }
+    #expect(result == .success)
+    #expect(seen.values.first == .modified)
+    #expect(!seen.ranOnMainThread)
+    subscription.unsubscribe()
+  }
+
+  @Test func changesArriveInTheOrderReportedAndOneAtATime() async throws {
+    let directory = TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("app.log")
+    append("x\n", to: path)
+    let seen = Seen()
+    let subscription = try FileWatch.changes(at: path, on: .sendingThread, seen.record)
+    for _ in 0..<20 { append("y\n", to: path) }
+    #expect(await seen.arrival { $0.contains(.modified) })
+    rename(path, path + ".1")
+    #expect(await seen.arrival { $0.contains(.renamed) })
+    append("z\n", to: path)
+    #expect(await seen.arrival { $0.contains(.created) })
+    subscription.unsubscribe()
+    let kinds = seen.values.reduce(into: [FileChange]()) { kinds, change in
+      if kinds.last != change { kinds.append(change) }
+    }
+    #expect(Array(kinds.prefix(3)) == [.modified, .renamed, .created])
+    #expect(!seen.overlapped)
+    #expect(!seen.ranOnMainThread)
+  }
+
+  @Test func unsubscribingReleasesTheWatchAndItsDescriptorBeforeReturning() async throws {
+    let directory = TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("app.log")
+    append("x\n", to: path)
+    let fd = open(path, O_RDONLY)
+    defer { close(fd) }
+    #expect(openDescriptorCount(linkedTo: path) == 1)
+    let seen = Seen()
+    let subscription = try FileWatch.changes(of: fd, on: .sendingThread, seen.record)
+    #expect(openDescriptorCount(linkedTo: path) == 2)  // the watch's duplicate
+    append("y\n", to: path)
+    #expect(await seen.arrival { $0.contains(.modified) })
+    subscription.unsubscribe()
+    #expect(openDescriptorCount(linkedTo: path) == 1)
+    let heard = seen.values.count
+    append("z\n", to: path)
+    try await Task.sleep(for: .seconds(0.05))
+    #expect(seen.values.count == heard)
+  }
+
+  @Test func aHandlerMayUnsubscribeItself() async throws {
+    let directory = TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("app.log")
+    append("x\n", to: path)
+    let seen = Seen()
+    let own = LockedState<Subscription?>(nil)
+    let subscription = try FileWatch.changes(at: path, on: .sendingThread) { change in
+      seen.record(change)
+      own.withLock { $0 }?.unsubscribe()
+    }
+    own.withLock { $0 = subscription }
+    append("y\n", to: path)
+    #expect(await eventually { subscription.isUnsubscribed })
+    let heard = seen.values.count
+    append("z\n", to: path)
+    try await Task.sleep(for: .seconds(0.05))
+    #expect(seen.values.count == heard)
+  }
+
+  @Test func aMissingPathIsThrownAndWatchesNothing() {
+    #expect(throws: FileWatchError.notFound("/nonexistent/app.log")) {
+      try FileWatch.changes(at: "/nonexistent/app.log", on: .sendingThread) { _ in }
+    }
+    #expect(throws: FileWatchError.descriptor(.negative(-1))) {
+      try FileWatch.changes(of: -1, on: .sendingThread) { _ in }
+    }
+  }
+}

@@ -134,11 +134,6 @@ struct FollowError: Error, CustomStringConvertible {
     refills.send()
   }
 
-  /// The trigger that reads what was appended to a regular file, on the thread that sends it
-  /// (the stream's `refillInline`): its path's watch sends it on the thread that reads the
-  /// path's changes. It reads nothing once the tail has stopped, and nothing for a pipe.
-  var refillTrigger: SendableEmitter<Void> { refills }
-
   /// Watches the file by its descriptor from now on, wherever it is moved and even once
   /// deleted: for a file rotated away from its path, whose watch no longer sees it. Reads once
   /// now, for what was appended between the rotation and the watch. Nothing for a pipe.

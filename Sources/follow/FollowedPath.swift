@@ -46,9 +46,7 @@ import Producers
   private let rotateWait: Duration
   private let print: ([String]) -> Void
   private let printText: ((UnsafeRawBufferPointer, Int) -> Void)?
-  /// The path's watch, on the thread that reads its changes, and the subscription that takes
-  /// its changes other than `.modified` to the main actor.
-  private var watching: [Subscription] = []
+  private var watching: Subscription?
   /// Looks at the path again while there is no file to read there.
   private var retrying: Subscription?
   /// What was said about the path having no file to read, until one is read again.
@@ -57,21 +55,7 @@ import Producers
   /// How many rotated-away files are still being read to their present end before the next
   /// tail starts.
   private var barriers = 0
-  private var current: FileTail? {
-    didSet {
-      let refills = current?.refillTrigger
-      // The trigger replaced is released after the lock.
-      let replaced = currentRefills.withLock { state in
-        defer { state = refills }
-        return state
-      }
-      withExtendedLifetime(replaced) {}
-    }
-  }
-  /// The current file's refill trigger, for the path's watch to send on its own thread: a
-  /// `.modified` of the path reads the file there, and the lines reach the main actor in one
-  /// thread switch (see ``watchPath()``). Nil while the path has no current file.
-  private let currentRefills = LockedState<SendableEmitter<Void>?>(nil)
+  private var current: FileTail?
   private var retiring: [Retiring] = []
   /// The tail started last, until it has read to its end; the tails waiting for it.
   private var starting: FileTail?
@@ -146,29 +130,10 @@ import Producers
 
   /// Watches the path anew, in place of the watch there was: a symbolic link is followed to
   /// the file it names now.
-  ///
-  /// The watch runs on the thread that reads the system's changes (`.sendingThread`): there, a
-  /// `.modified` of the path sends the current file's refill trigger, so the file is read on
-  /// that thread and its lines reach the main actor in one thread switch, with no turn of the
-  /// main actor before the read. The other changes (a rename, a deletion, a new file) go to the
-  /// main actor through an emitter, in the order the watch saw them. A `.modified` that comes
-  /// before the main actor has heard of a rename reads the old file once more: harmless.
   private func watchPath() throws(FileWatchError) {
-    let changes = SendableEmitter<FileChange>(keepsLastValue: false)
-    let delivering = changes.subscribe { [unowned self] change in self.pathChanged(change) }
-    let refills = currentRefills
-    let watch: Subscription
-    do {
-      watch = try FileWatch.changes(at: path, on: .sendingThread) { change in
-        guard change == .modified else { return changes.send(change) }
-        refills.withLock { $0 }?.send()
-      }
-    } catch {
-      delivering.unsubscribe()
-      throw error
-    }
-    for subscription in watching { subscription.unsubscribe() }
-    watching = [watch, delivering]
+    let changes = try FileWatch.changes(at: path)
+    watching?.unsubscribe()
+    watching = changes.subscribe { [unowned self] change in self.pathChanged(change) }
   }
 
   /// Says `text` on standard error, unless it was said since the path was last followed.
@@ -224,8 +189,8 @@ import Producers
 
   /// Stops watching the path for new files, and looking for one: what is open is read on.
   func stopWatching() {
-    for subscription in watching { subscription.unsubscribe() }
-    watching = []
+    watching?.unsubscribe()
+    watching = nil
     retrying?.unsubscribe()
     retrying = nil
   }

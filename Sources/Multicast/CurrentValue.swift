@@ -102,7 +102,7 @@ public final class CurrentValue<T>: ValueObservable<T> {
   }
 }
 
-extension CurrentValue: SingleIsolationSource {
+extension CurrentValue: SingleIsolationSource, MulticastSubject {
   /// True: a subscription starts with the current value unless it says `replayingLast: false`.
   public static var replaysLastByDefault: Bool { true }
 

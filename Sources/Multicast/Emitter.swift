@@ -96,7 +96,7 @@ public final class Emitter<T>: ValueObservable<T> {
   }
 }
 
-extension Emitter: SingleIsolationSource {
+extension Emitter: SingleIsolationSource, MulticastSubject {
   /// False: a subscription starts with the next value sent unless it says `replayingLast: true`.
   public static var replaysLastByDefault: Bool { false }
 

@@ -34,7 +34,7 @@ import IndefiniteObservable
 ///   including values waiting for their hop or on their queue.
 /// - Lifetime: as ``CurrentValue``'s; a subscription does not keep the holder alive, and the
 ///   holder's deinit ends every subscription.
-public final class SendableCurrentValue<T: Sendable>: SendableSource {
+public final class SendableCurrentValue<T: Sendable>: SendableSource, MulticastSubject {
   let storage: MulticastStorage<T>
   private let isEqual: (@Sendable (T, T) -> Bool)?
 

@@ -38,7 +38,7 @@ import IndefiniteObservable
 /// - Unsubscribing: once `unsubscribe()` returns, no delivery to that subscription begins,
 ///   including values waiting for their hop or on their queue.
 /// - Re-entrancy, options and lifetime: as ``Emitter``'s.
-public final class SendableEmitter<T: Sendable>: SendableSource {
+public final class SendableEmitter<T: Sendable>: SendableSource, MulticastSubject {
   let storage: MulticastStorage<T>
 
   /// Ends every subscription and releases the last value.

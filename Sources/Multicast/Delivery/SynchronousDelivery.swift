@@ -1,5 +1,6 @@
 /// Where a `@Sendable` subscriber of a source that other threads feed may run: on the thread
-/// that sends, synchronously, before `send` returns (`subscribe(on: .sendingThread)`).
+/// that sends, synchronously, before `send` returns (`subscribe(on: .sendingThread)`), one of the
+/// two kinds of ``DeliveryTarget``.
 ///
 /// ```swift
 /// let load = SendableEmitter<Int>()

@@ -133,37 +133,6 @@ extension SendableSource {
       if let owner { next(owner, value) }
     }
   }
-
-  /// Subscribes `next` to run on the sending thread, synchronously, before `send` returns:
-  /// the fastest delivery, for a `@Sendable` closure (see ``SynchronousDelivery``).
-  ///
-  /// - Parameters: See ``subscribe(replayingLast:limit:isolation:_:)``; the replayed value is
-  ///   delivered on this thread, before this returns.
-  @discardableResult
-  public func subscribe(
-    on _: SynchronousDelivery,
-    replayingLast: Bool = Self.replaysLastByDefault,
-    limit: Int? = nil,
-    _ next: @escaping @Sendable (Value) -> Void
-  ) -> Subscription {
-    Subscription(_storage.subscribe(.plain(next), replay: replayingLast, limit: limit))
-  }
-
-  /// Subscribes `next` bound to `owner`, to run on the sending thread (see
-  /// ``subscribe(on:replayingLast:limit:_:)-(SynchronousDelivery,_,_,_)``).
-  ///
-  /// - Parameters: See ``subscribe(replayingLast:limit:isolation:_:)``; `owner` is the object
-  ///   the subscription is bound to.
-  @discardableResult
-  public func subscribe<Owner: AnyObject & Sendable>(
-    _ owner: Owner,
-    on _: SynchronousDelivery,
-    replayingLast: Bool = Self.replaysLastByDefault,
-    limit: Int? = nil,
-    _ next: @escaping @Sendable (Owner, Value) -> Void
-  ) -> Subscription {
-    Subscription(_storage.subscribe(.bound(to: owner, next), replay: replayingLast, limit: limit))
-  }
 }
 
 /// The former name of ``SendableSource``.

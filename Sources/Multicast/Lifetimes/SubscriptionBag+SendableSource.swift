@@ -1,9 +1,10 @@
 import IndefiniteObservable
 
 extension SubscriptionBag {
-  /// Subscribes `next` to `source` (a ``SendableEmitter`` or a ``SendableCurrentValue``), to run on
-  /// the caller's actor, and keeps the subscription, to be ended with the bag or by
-  /// ``unsubscribe(from:)`` with the source or with the object it is about.
+  /// Subscribes `next` to `source` (a ``SendableEmitter``, a ``SendableCurrentValue`` or a
+  /// read-only view of one), to run on the caller's actor, and keeps the subscription, to be
+  /// ended with the bag or by ``unsubscribe(from:)`` with the source or with the object it is
+  /// about.
   ///
   /// ```swift
   /// let downloads = SendableEmitter<Int>()
@@ -18,7 +19,8 @@ extension SubscriptionBag {
   /// subscriber receives the current value first.
   ///
   /// - Parameters:
-  ///   - source: The source to subscribe to. The bag holds it weakly.
+  ///   - source: The source to subscribe to. The bag holds it weakly (for a read-only view, the
+  ///     view's source, which `unsubscribe(from:)` takes).
   ///   - object: The object the subscription is about, to be ended by
   ///     `unsubscribe(from: object)`; the bag holds it weakly. Nil (the default) for none.
   ///   - isolation: The actor `next` runs on: the caller's, which the compiler passes.
@@ -32,7 +34,7 @@ extension SubscriptionBag {
     _ next: @escaping (Source.Value) -> Void
   ) -> Subscription {
     let subscription = source.stream(isolation: isolation).subscribe(next)
-    insert(subscription, source: source, object: object)
+    insert(subscription, source: source._owner, object: object)
     return subscription
   }
 }

@@ -186,66 +186,37 @@ public final class TopicBus: Sendable {
     }
   }
 
-  /// Calls `handler` with each event of `topic` (from `sender` only, when given), on the
-  /// publishing thread, before `publish` returns (see ``SynchronousDelivery``). Parameters as for
+  /// Calls `handler` with each event of `topic` (from `sender` only, when given), on `target`:
+  /// on a queue (GLPubSub's `setPubSubQueue:`), in the order published from each thread when
+  /// the queue is serial; on `.sendingThread`, on the publishing thread, before `publish`
+  /// returns (see ``SynchronousDelivery``). Parameters as for
   /// ``subscribe(to:from:once:isolation:_:)``.
   @discardableResult
   @inlinable
   public func subscribe<Payload>(
     to topic: Topic<Payload>, from sender: (any AnyObject & Sendable)? = nil, once: Bool = false,
-    on thread: SynchronousDelivery, _ handler: @escaping @Sendable (TopicEvent<Payload>) -> Void
+    on target: some DeliveryTarget,
+    _ handler: @escaping @Sendable (TopicEvent<Payload>) -> Void
   ) -> Subscription {
     add(topic, sender: sender, once: once) { emitter, state in
-      emitter.subscribe(on: thread) { event in
+      emitter.subscribe(on: target) { event in
         if state.admits(sender: event.sender) { handler(event) }
       }
     }
   }
 
-  /// Calls `handler` with `owner` and each event of `topic`, on the publishing thread, for as
-  /// long as `owner` lives; as ``subscribe(_:to:from:once:isolation:_:)`` otherwise.
+  /// Calls `handler` with `owner` and each event of `topic`, on `target`, for as long as `owner`
+  /// lives; as ``subscribe(_:to:from:once:isolation:_:)`` otherwise. On a queue, the owner is
+  /// checked there, right before each call.
   @discardableResult
   @inlinable
   public func subscribe<Owner: AnyObject & Sendable, Payload>(
     _ owner: Owner, to topic: Topic<Payload>, from sender: (any AnyObject & Sendable)? = nil,
-    once: Bool = false, on thread: SynchronousDelivery,
+    once: Bool = false, on target: some DeliveryTarget,
     _ handler: @escaping @Sendable (Owner, TopicEvent<Payload>) -> Void
   ) -> Subscription {
     add(topic, sender: sender, once: once) { emitter, state in
-      emitter.subscribe(owner, on: thread) { owner, event in
-        if state.admits(sender: event.sender) { handler(owner, event) }
-      }
-    }
-  }
-
-  /// Calls `handler` with each event of `topic` (from `sender` only, when given), on `queue`
-  /// (GLPubSub's `setPubSubQueue:`), in the order published from each thread when the queue is
-  /// serial. Parameters as for ``subscribe(to:from:once:isolation:_:)``.
-  @discardableResult
-  @inlinable
-  public func subscribe<Payload>(
-    to topic: Topic<Payload>, from sender: (any AnyObject & Sendable)? = nil, once: Bool = false,
-    on queue: DispatchQueue, _ handler: @escaping @Sendable (TopicEvent<Payload>) -> Void
-  ) -> Subscription {
-    add(topic, sender: sender, once: once) { emitter, state in
-      emitter.subscribe(on: queue) { event in
-        if state.admits(sender: event.sender) { handler(event) }
-      }
-    }
-  }
-
-  /// Calls `handler` with `owner` and each event of `topic`, on `queue`, for as long as `owner`
-  /// lives; as ``subscribe(_:to:from:once:isolation:_:)`` otherwise. The owner is checked on the
-  /// queue, right before each call.
-  @discardableResult
-  @inlinable
-  public func subscribe<Owner: AnyObject & Sendable, Payload>(
-    _ owner: Owner, to topic: Topic<Payload>, from sender: (any AnyObject & Sendable)? = nil,
-    once: Bool = false, on queue: DispatchQueue,
-    _ handler: @escaping @Sendable (Owner, TopicEvent<Payload>) -> Void
-  ) -> Subscription {
-    add(topic, sender: sender, once: once) { emitter, state in
-      emitter.subscribe(owner, on: queue) { owner, event in
+      emitter.subscribe(owner, on: target) { owner, event in
         if state.admits(sender: event.sender) { handler(owner, event) }
       }
     }

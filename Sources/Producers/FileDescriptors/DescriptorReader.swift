@@ -5,12 +5,14 @@ import Synchronization
 
 /// What every reader of a descriptor stream owns for one subscription: its descriptor (the
 /// stream's own, or a duplicate, see ``DescriptorHolder``), the reader's state, its subscriber
-/// behind an `ObserverGate` bound to the actor that made the stream, and the steps that end it.
+/// behind an `ObserverGate` (bound to the actor that made the stream, or, on `.sendingThread`,
+/// a `@Sendable` one that runs on the reading thread), and the steps that end it.
 /// The readers built on it (``SourceReader``, ``FileReader``, ``ReadinessWatcher``) only read.
 ///
 /// No queue of its own: a read runs on the thread that learned the descriptor has something
 /// (the ``DescriptorPoller``'s thread, or the thread that asked a regular file for a refill),
-/// and its values go from there to the subscriber's actor: one thread switch. The reads are
+/// and its values go from there to the subscriber's actor: one thread switch (none on
+/// `.sendingThread`, where the gate calls the subscriber on that thread). The reads are
 /// turns, one at a time, each inside ``withTurn(_:)``, which holds the reader's lock: so the
 /// reader's state (a decoder, a file position) needs no confinement of its own, and ``end()``
 /// never closes the descriptor under a read. A reader hands over the values of one turn with
@@ -44,42 +46,31 @@ final class DescriptorReader<Value: Sendable, State: Sendable>: Sendable {
     var isEnding = false
   }
 
-  /// Takes over `fd`, a descriptor acquired from `holder`, for a subscription of `observer`,
-  /// which is called on `isolation` only; `state` is the reader's, reached in its turns.
+  /// Takes over `fd`, a descriptor acquired from `holder`, for the subscription behind
+  /// `observer` (made by ``DescriptorEvent/gate(to:isolation:)`` or
+  /// ``DescriptorEvent/gate(next:status:)``); `state` is the reader's, reached in its turns.
   init(
     holder: DescriptorHolder, fd: Int32, state: State,
-    observer: DescriptorObserver<Value>, isolation: isolated any Actor
+    observer: ObserverGate<DescriptorEvent<Value>>
   ) {
     self.holder = holder
     self.fd = fd
     self.state = LockedState(Turns(reader: state))
-    self.observer = Self.gate(to: observer, isolation: isolation)
+    self.observer = observer
     LiveResources.opened(.producerObservers)
   }
 
-  deinit { LiveResources.closed(.producerObservers) }
-
-  /// The gate that calls `observer` on `isolation`: the values of a batch one by one, until the
-  /// subscription ends (a subscriber may unsubscribe in the middle of a batch), then the
-  /// batch's continuation if the subscription goes on.
-  private static func gate(
-    to observer: DescriptorObserver<Value>, isolation: isolated any Actor
-  ) -> ObserverGate<DescriptorEvent<Value>> {
-    let reference = GateReference<DescriptorEvent<Value>>()
-    let gate = ObserverGate<DescriptorEvent<Value>>(isolation: isolation) { event in
-      switch event {
-      case .values(let values, let then):
-        for value in values {
-          guard reference.isOpen else { return }
-          observer.next(value)
-        }
-        if reference.isOpen { then?() }
-      case .status(let status): observer.status(status)
-      }
-    }
-    reference.gate = gate
-    return gate
+  /// Takes over `fd` for a subscription of `observer`, which is called on `isolation` only.
+  convenience init(
+    holder: DescriptorHolder, fd: Int32, state: State,
+    observer: DescriptorObserver<Value>, isolation: isolated any Actor
+  ) {
+    self.init(
+      holder: holder, fd: fd, state: state,
+      observer: DescriptorEvent.gate(to: observer, isolation: isolation))
   }
+
+  deinit { LiveResources.closed(.producerObservers) }
 
   /// Whether the subscription has ended: no delivery begins once it has.
   var isCancelled: Bool { observer.isClosed }
@@ -167,6 +158,56 @@ final class DescriptorReader<Value: Sendable, State: Sendable>: Sendable {
 enum DescriptorEvent<Value: Sendable>: Sendable {
   case values([Value], then: (@Sendable () -> Void)?)
   case status(DescriptorStatus)
+
+  /// The gate that calls `observer` on `isolation`: the values of a batch one by one, until the
+  /// subscription ends (a subscriber may unsubscribe in the middle of a batch), then the
+  /// batch's continuation if the subscription goes on.
+  static func gate(
+    to observer: DescriptorObserver<Value>, isolation: isolated any Actor
+  ) -> ObserverGate<DescriptorEvent<Value>> {
+    let reference = GateReference<DescriptorEvent<Value>>()
+    let gate = ObserverGate<DescriptorEvent<Value>>(isolation: isolation) { event in
+      reference.gate.map { $0.deliver(event, next: observer.next, status: observer.status) }
+    }
+    reference.gate = gate
+    return gate
+  }
+
+  /// The gate that calls `next` and `status` on the thread that read the values (the reader's
+  /// turns are one at a time, so the calls are too), as ``gate(to:isolation:)`` does on an
+  /// actor.
+  static func gate(
+    next: @escaping @Sendable (Value) -> Void,
+    status: @escaping @Sendable (DescriptorStatus) -> Void
+  ) -> ObserverGate<DescriptorEvent<Value>> {
+    // Set once, before the gate is handed to the reader; the cycle it makes ends when the gate
+    // closes, as with `GateReference`.
+    let reference = LockedState<ObserverGate<DescriptorEvent<Value>>?>(nil)
+    let gate = ObserverGate<DescriptorEvent<Value>> { event in
+      reference.withLock { $0 }.map { $0.deliver(event, next: next, status: status) }
+    }
+    reference.withLock { $0 = gate }
+    return gate
+  }
+}
+
+extension ObserverGate {
+  /// Calls `next` with the values of `event` one by one while this gate is open, then its
+  /// continuation if it still is; or `status` with its status.
+  fileprivate func deliver<Element>(
+    _ event: DescriptorEvent<Element>, next: (Element) -> Void,
+    status: (DescriptorStatus) -> Void
+  ) {
+    switch event {
+    case .values(let values, let then):
+      for value in values {
+        guard !isClosed else { return }
+        next(value)
+      }
+      if !isClosed { then?() }
+    case .status(let descriptorStatus): status(descriptorStatus)
+    }
+  }
 }
 
 /// The gate, for the gate's own closure (which runs on its actor only) to ask whether the
@@ -178,5 +219,4 @@ enum DescriptorEvent<Value: Sendable>: Sendable {
 /// `follow` stopped by SIGTERM under load).
 private final class GateReference<Value: Sendable> {
   var gate: ObserverGate<Value>?
-  var isOpen: Bool { gate.map { !$0.isClosed } ?? false }
 }

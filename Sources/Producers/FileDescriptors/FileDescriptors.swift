@@ -36,10 +36,13 @@ import Multicast
 ///   `@MainActor` types), and values and statuses are delivered on that actor, one call at a
 ///   time and in order; the reading happens where the descriptor's event arrives (the package's
 ///   poller thread; for a regular file, where its refill trigger delivers), one thread switch
-///   from the actor. Code
-///   that is not isolated to an actor cannot make a stream. Subscribe and unsubscribe on the
-///   actor that made the stream (the stream is not `Sendable`); once `unsubscribe()` returns,
-///   nothing more is delivered.
+///   from the actor. Code that is not isolated to an actor cannot make a stream. Subscribe and
+///   unsubscribe on the actor that made the stream (the stream is not `Sendable`); once
+///   `unsubscribe()` returns, nothing more is delivered.
+/// - On the reading thread: ``bytes(of:ownership:on:next:status:)`` and
+///   ``lines(of:ownership:maximumLineLength:on:next:status:)`` with `.sendingThread` subscribe
+///   `@Sendable` closures, from any isolation, that run where the reading happens, with no
+///   thread switch by the package.
 /// - Pipes, sockets, terminals and devices are read from the start of the subscription, and,
 ///   whenever they have nothing for now, again as data arrives (the poller's `poll` says
 ///   when); end of file is reported once on the status channel and reading stops. A device that
@@ -183,6 +186,92 @@ public enum FileDescriptors {
     ) { LineDecoder(splitter: splitter) }
   }
 
+  /// Subscribes `next` and `status` to the bytes read from `fd`, in chunks of at most 64 KiB,
+  /// to run on the thread that reads them: no thread switch by the package.
+  ///
+  /// ```swift
+  /// let received = LockedState(0)
+  /// let reading = try FileDescriptors.bytes(
+  ///   of: socket, ownership: .streamCloses, on: .sendingThread,
+  ///   next: { chunk in received.withLock { $0 += chunk.count } },
+  ///   status: { status in if status == .endOfFile { print("peer closed") } })
+  /// ```
+  ///
+  /// The spelling and the contract of `subscribe(on: .sendingThread)` on a `SendableEmitter`,
+  /// for code with no actor to run on (a server, a command-line tool):
+  ///
+  /// - Threading: callable from any isolation. `next` and `status` are `@Sendable` and run where
+  ///   the reading happens: a pipe, socket, terminal or device on the package's poller thread,
+  ///   which has just seen it readable; a regular file (read once, to its end) on the
+  ///   subscribing thread, before this returns, for its first chunk and on the poller's thread
+  ///   for the others. One call at a time, in order: the next chunk is read only once `next`
+  ///   has returned for every value of the last, so keep them short: they hold up every
+  ///   descriptor the poller watches.
+  /// - Lifetime, ownership and what is read: as for the stream
+  ///   (``bytes(of:ownership:refill:isolation:)``), for this one subscription: `unsubscribe()`,
+  ///   from any thread, `next` included, ends the reading; no call begins after it returns
+  ///   (one under way on another thread may finish), and the descriptor (the stream's, with
+  ///   ``DescriptorOwnership/streamCloses``, or the subscription's duplicate) is closed once
+  ///   the poller has let go of it. Dropping the subscription does not unsubscribe.
+  /// - A followed regular file (`refill`, `refillInline`) is not offered here.
+  ///
+  /// - Throws: As ``bytes(of:ownership:refill:isolation:)``, and
+  ///   ``FileDescriptorError/duplicateFailed(_:_:)`` when the duplicate of a descriptor that
+  ///   ``DescriptorOwnership/callerCloses`` cannot be made; nothing is read then.
+  /// - Parameters:
+  ///   - fd: An open descriptor that can be read.
+  ///   - ownership: Whether the subscription closes `fd` (see ``DescriptorOwnership``).
+  ///   - delivery: `.sendingThread`.
+  ///   - next: Called with each chunk, on the thread that read it.
+  ///   - status: Called with end of file or a failure, on the thread that found it, after the
+  ///     values before it.
+  /// - Returns: The subscription.
+  public static func bytes(
+    of fd: Int32,
+    ownership: DescriptorOwnership,
+    on delivery: SynchronousDelivery,
+    next: @escaping @Sendable ([UInt8]) -> Void,
+    status: @escaping @Sendable (DescriptorStatus) -> Void = { _ in }
+  ) throws(FileDescriptorError) -> Subscription {
+    try readingOnSendingThread(
+      fd, ownership: ownership, chunkSize: 65_536, decoder: ByteChunks(), next: next,
+      status: status)
+  }
+
+  /// Subscribes `next` and `status` to the lines of text read from `fd`, to run on the thread
+  /// that reads them (see ``bytes(of:ownership:on:next:status:)`` for the threading and the
+  /// lifetime, and ``lines(of:ownership:refill:maximumLineLength:isolation:)`` for the lines).
+  ///
+  /// - Throws: As ``lines(of:ownership:refill:maximumLineLength:isolation:)`` and
+  ///   ``bytes(of:ownership:on:next:status:)``.
+  /// - Parameters:
+  ///   - fd: An open descriptor that can be read.
+  ///   - ownership: Whether the subscription closes `fd` (see ``DescriptorOwnership``).
+  ///   - maximumLineLength: The longest line delivered whole, in bytes; at least 1.
+  ///   - delivery: `.sendingThread`.
+  ///   - next: Called with each line, on the thread that read it.
+  ///   - status: Called with end of file or a failure, on the thread that found it, after the
+  ///     lines before it.
+  /// - Returns: The subscription.
+  public static func lines(
+    of fd: Int32,
+    ownership: DescriptorOwnership,
+    maximumLineLength: Int = 1 << 20,
+    on delivery: SynchronousDelivery,
+    next: @escaping @Sendable (String) -> Void,
+    status: @escaping @Sendable (DescriptorStatus) -> Void = { _ in }
+  ) throws(FileDescriptorError) -> Subscription {
+    let splitter: LineSplitter
+    do {
+      splitter = try LineSplitter(maximumLineLength: maximumLineLength)
+    } catch {
+      throw .maximumLineLengthNotPositive(maximumLineLength)
+    }
+    return try readingOnSendingThread(
+      fd, ownership: ownership, chunkSize: 4_096, decoder: LineDecoder(splitter: splitter),
+      next: next, status: status)
+  }
+
   /// A stream that delivers each time `fd` is readable, with the number of bytes a read would
   /// return now (0 at end of file).
   ///
@@ -245,34 +334,68 @@ public enum FileDescriptors {
     let holder = DescriptorHolder(fd: fd, ownership: ownership)
     let isRegular = (try? System.status(fd).get()).map(System.isRegular) ?? false
     return DescriptorObservable { observer in
-      let fd: Int32
       switch holder.acquire() {
-      case .success(let acquired): fd = acquired
+      case .success(let fd):
+        return connect(
+          fd, holder: holder, isRegular: isRegular, refill: refill, chunkSize: chunkSize,
+          decoder: decoder(), observer: DescriptorEvent.gate(to: observer, isolation: isolation))
       case .failure(let failure): return report(failure, to: observer, isolation: isolation)
       }
-      guard isRegular else {
-        let reader = SourceReader(
-          holder: holder, fd: fd, decoder: decoder(), chunkSize: chunkSize, observer: observer,
-          isolation: isolation)
-        return reader.disconnect
-      }
-      let reader = FileReader(
-        holder: holder, fd: fd, decoder: decoder(), chunkSize: chunkSize, observer: observer,
-        following: refill.isFollowing, isolation: isolation)
-      // Subscribed before the first pass is asked for: a change the trigger reports from now on
-      // is read by a later pass, and the first pass reads everything written before it.
-      let refilling: Subscription?
-      switch refill {
-      case .none: refilling = nil
-      case .onActor(let stream): refilling = stream.subscribe { reader.refill() }
-      case .onSendingThread(let emitter):
-        refilling = emitter.subscribe(on: .sendingThread, replayingLast: false) { reader.refill() }
-      }
-      reader.refill()
-      return {
-        refilling?.unsubscribe()
-        reader.disconnect()
-      }
+    }
+  }
+
+  /// A subscription of `next` and `status`, on the threads that read (see
+  /// ``bytes(of:ownership:on:next:status:)``).
+  private static func readingOnSendingThread<Decoder: ChunkDecoder>(
+    _ fd: Int32,
+    ownership: DescriptorOwnership,
+    chunkSize: Int,
+    decoder: Decoder,
+    next: @escaping @Sendable (Decoder.Value) -> Void,
+    status: @escaping @Sendable (DescriptorStatus) -> Void
+  ) throws(FileDescriptorError) -> Subscription {
+    try validate(fd, direction: O_WRONLY, error: .notReadable(fd), allowDirectory: false)
+    let isRegular = (try? System.status(fd).get()).map(System.isRegular) ?? false
+    let holder = DescriptorHolder(fd: fd, ownership: ownership)
+    let acquired = try holder.acquire().get()
+    return Subscription(
+      connect(
+        acquired, holder: holder, isRegular: isRegular, refill: .none, chunkSize: chunkSize,
+        decoder: decoder, observer: DescriptorEvent.gate(next: next, status: status)))
+  }
+
+  /// Starts the reader of one subscription, of `fd`, acquired from `holder`, which hands what it
+  /// reads to `observer`; returns its disconnect.
+  private static func connect<Decoder: ChunkDecoder>(
+    _ fd: Int32,
+    holder: DescriptorHolder,
+    isRegular: Bool,
+    refill: Refill,
+    chunkSize: Int,
+    decoder: Decoder,
+    observer: ObserverGate<DescriptorEvent<Decoder.Value>>
+  ) -> Disconnect {
+    guard isRegular else {
+      let reader = SourceReader(
+        holder: holder, fd: fd, decoder: decoder, chunkSize: chunkSize, observer: observer)
+      return reader.disconnect
+    }
+    let reader = FileReader(
+      holder: holder, fd: fd, decoder: decoder, chunkSize: chunkSize, observer: observer,
+      following: refill.isFollowing)
+    // Subscribed before the first pass is asked for: a change the trigger reports from now on
+    // is read by a later pass, and the first pass reads everything written before it.
+    let refilling: Subscription?
+    switch refill {
+    case .none: refilling = nil
+    case .onActor(let stream): refilling = stream.subscribe { reader.refill() }
+    case .onSendingThread(let emitter):
+      refilling = emitter.subscribe(on: .sendingThread, replayingLast: false) { reader.refill() }
+    }
+    reader.refill()
+    return {
+      refilling?.unsubscribe()
+      reader.disconnect()
     }
   }
 

@@ -1,4 +1,5 @@
 import IndefiniteObservable
+import Multicast
 
 #if canImport(Darwin)
   import Darwin
@@ -65,9 +66,8 @@ final class FileReader<Decoder: ChunkDecoder>: Sendable {
     fd: Int32,
     decoder: Decoder,
     chunkSize: Int,
-    observer: DescriptorObserver<Decoder.Value>,
-    following: Bool,
-    isolation: isolated any Actor
+    observer: ObserverGate<DescriptorEvent<Decoder.Value>>,
+    following: Bool
   ) {
     self.chunkSize = chunkSize
     self.following = following
@@ -75,7 +75,7 @@ final class FileReader<Decoder: ChunkDecoder>: Sendable {
     let checkpoint = FileCheckpoint.reading(fd, at: offset) ?? FileCheckpoint(offset: offset)
     reader = DescriptorReader(
       holder: holder, fd: fd, state: Pass(decoder: decoder, checkpoint: checkpoint),
-      observer: observer, isolation: isolation)
+      observer: observer)
   }
 
   /// Ends the subscription (see ``DescriptorReader/disconnect()``).

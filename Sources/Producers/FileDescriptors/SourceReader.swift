@@ -1,4 +1,5 @@
 import IndefiniteObservable
+import Multicast
 
 #if canImport(Darwin)
   import Darwin
@@ -32,12 +33,11 @@ final class SourceReader<Decoder: ChunkDecoder>: Sendable {
     fd: Int32,
     decoder: Decoder,
     chunkSize: Int,
-    observer: DescriptorObserver<Decoder.Value>,
-    isolation: isolated any Actor
+    observer: ObserverGate<DescriptorEvent<Decoder.Value>>
   ) {
     self.chunkSize = chunkSize
     reader = DescriptorReader(
-      holder: holder, fd: fd, state: decoder, observer: observer, isolation: isolation)
+      holder: holder, fd: fd, state: decoder, observer: observer)
     waitForData()
   }
 

@@ -5,7 +5,7 @@ import Testing
 
 @Suite(.checksLiveResources) struct AsyncValuesTests {
   @Test func valuesArriveInOrderAcrossThreads() async {
-    let source = SendableSource<Int>()
+    let source = ThreadSafeSource<Int>()
     let consumer = Task {
       var seen: [Int] = []
       for await value in source.stream.values {
@@ -32,7 +32,7 @@ import Testing
   }
 
   @Test func leavingTheLoopUnsubscribesAtOnce() async {
-    let source = SendableSource<Int>()
+    let source = ThreadSafeSource<Int>()
     let stream = source.stream
     let feeder = Task.detached {
       while !Task.isCancelled {
@@ -48,7 +48,7 @@ import Testing
   }
 
   @Test func cancellingTheIteratingTaskUnsubscribes() async {
-    let source = SendableSource<Int>()
+    let source = ThreadSafeSource<Int>()
     let started = Recorder<Int>()
     let consumer = Task {
       for await value in source.stream.values { started.record(value) }

@@ -12,7 +12,7 @@ import Testing
 /// `receive(on: MainActor.shared)`: main-actor delivery at the end of a chain, from any thread.
 @Suite(.checksLiveResources) struct ReceiveOnMainActorTests {
   @Test @MainActor func valuesSentFromManyThreadsArriveOnTheMainActorInEachSendersOrder() async {
-    let source = SendableSource<Int>()
+    let source = ThreadSafeSource<Int>()
     let screen = Screen()
     let subscription = source.stream.receive(on: MainActor.shared).subscribe { value in
       MainActor.preconditionIsolated()
@@ -34,7 +34,7 @@ import Testing
   }
 
   @Test @MainActor func deliveryIsAsynchronousEvenFromTheMainActor() async {
-    let source = SendableSource<Int>()
+    let source = ThreadSafeSource<Int>()
     let screen = Screen()
     let subscription = source.stream.receive(on: MainActor.shared).subscribe {
       screen.shown.append($0)
@@ -58,7 +58,7 @@ import Testing
   }
 
   @Test @MainActor func unsubscribeDropsQueuedValuesAndDisconnects() async {
-    let source = SendableSource<Int>()
+    let source = ThreadSafeSource<Int>()
     let screen = Screen()
     let subscription = source.stream.receive(on: MainActor.shared).subscribe {
       screen.shown.append($0)
@@ -74,7 +74,7 @@ import Testing
   }
 
   @Test @MainActor func unsubscribeFromTheHandlerStopsTheRestOfTheBatch() async {
-    let source = SendableSource<Int>()
+    let source = ThreadSafeSource<Int>()
     let screen = Screen()
     let box = MainActorBox()
     box.subscription = source.stream.receive(on: MainActor.shared).subscribe { value in
@@ -92,7 +92,7 @@ import Testing
   @Test func theHandlerIsReleasedByUnsubscribe() async {
     final class Captured: Sendable {}
     weak var weakCaptured: Captured?
-    let source = SendableSource<Int>()
+    let source = ThreadSafeSource<Int>()
     let subscription: Subscription
     do {
       let captured = Captured()

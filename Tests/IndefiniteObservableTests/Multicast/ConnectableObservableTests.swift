@@ -216,7 +216,7 @@ import Testing
   /// Connections are ended on one thread while another connects: every upstream connection
   /// made is disconnected exactly once, none left connected.
   @Test func connectionsEndedOnAnotherThreadAllEnd() {
-    let source = SendableSource<Int>()
+    let source = ThreadSafeSource<Int>()
     let connectable = UncheckedConnectable(source.stream.makeConnectable())
     let connections = Recorder<Subscription>()
     runOnThreads(2) { thread in

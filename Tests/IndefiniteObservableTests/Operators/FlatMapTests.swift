@@ -135,8 +135,8 @@ import Testing
   /// connected is disconnected, never left connected.
   @Test func noInnerStreamStaysConnectedAfterUnsubscribeOnAnotherThread() {
     for _ in 0..<100 {
-      let values = SendableSource<Int>()
-      let inners = (0..<20).map { _ in SendableSource<Int>() }
+      let values = ThreadSafeSource<Int>()
+      let inners = (0..<20).map { _ in ThreadSafeSource<Int>() }
       let subscription = values.stream.flatMap { inners[$0].stream }.subscribe { _ in }
       runOnThreads(2) { thread in
         if thread == 0 {

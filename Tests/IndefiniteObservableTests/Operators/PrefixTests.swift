@@ -93,7 +93,7 @@ import Testing
   /// once, whichever wins.
   @Test func theLastValueAndUnsubscribeOnTwoThreadsDisconnectOnce() {
     for _ in 0..<200 {
-      let source = SendableSource<Int>()
+      let source = ThreadSafeSource<Int>()
       let received = Counter()
       let subscription = source.stream.prefix(1).subscribe { _ in received.increment() }
       runOnThreads(2) { thread in

@@ -165,7 +165,7 @@ import Testing
   /// Subscribers come and go on several threads while one stays: the upstream is connected
   /// once, and a value sent after a subscription returned reaches it.
   @Test func subscribersComingAndGoingOnSeveralThreadsShareOneConnection() {
-    let source = SendableSource<Int>()
+    let source = ThreadSafeSource<Int>()
     let shared = Unchecked(source.stream.share())
     let tickets = Counter()
     let permanent = Recorder<Int>()
@@ -193,7 +193,7 @@ import Testing
   /// sends increasing values. Every connection ends, and no subscriber sees a value twice or out
   /// of order.
   @Test func connectionsComingAndGoingOnSeveralThreadsAllEnd() {
-    let source = SendableSource<Int>()
+    let source = ThreadSafeSource<Int>()
     let shared = Unchecked(source.stream.share())
     let disorders = Counter()
     runOnThreads(5) { thread in

@@ -165,8 +165,8 @@ import Testing
   /// connecting when the subscription ended is disconnected, never left connected.
   @Test func noInnerStreamStaysConnectedAfterUnsubscribeOnAnotherThread() {
     for _ in 0..<100 {
-      let streams = SendableSource<Int>()
-      let inners = (0..<20).map { _ in SendableSource<Int>() }
+      let streams = ThreadSafeSource<Int>()
+      let inners = (0..<20).map { _ in ThreadSafeSource<Int>() }
       let subscription = streams.stream.map { inners[$0].stream }.switchToLatest()
         .subscribe { _ in }
       runOnThreads(2) { thread in

@@ -4,7 +4,7 @@ import Multicast
 
 /// A thread-safe source with an observer list, like the multicast sources users wrap: `emit`
 /// may be called from any thread; it counts connections and disconnections.
-final class SendableSource<T>: @unchecked Sendable {
+final class ThreadSafeSource<T>: @unchecked Sendable {
   // `observers`, `nextID`, `connectCount` and `disconnectCount` are guarded by `lock`.
   private let lock = NSLock()
   private var observers: [Int: (T) -> Void] = [:]

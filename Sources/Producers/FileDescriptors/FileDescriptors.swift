@@ -150,12 +150,7 @@ public enum FileDescriptors {
     maximumLineLength: Int = 1 << 20,
     isolation: isolated any Actor = #isolation
   ) throws(FileDescriptorError) -> DescriptorObservable<String> {
-    let splitter: LineSplitter
-    do {
-      splitter = try LineSplitter(maximumLineLength: maximumLineLength)
-    } catch {
-      throw .maximumLineLengthNotPositive(maximumLineLength)
-    }
+    let splitter = try lineSplitter(maximumLineLength)
     return try reading(
       fd, ownership: ownership, refill: refill.map(Refill.onActor) ?? .none, chunkSize: 4_096,
       isolation: isolation
@@ -174,16 +169,22 @@ public enum FileDescriptors {
     maximumLineLength: Int = 1 << 20,
     isolation: isolated any Actor = #isolation
   ) throws(FileDescriptorError) -> DescriptorObservable<String> {
-    let splitter: LineSplitter
-    do {
-      splitter = try LineSplitter(maximumLineLength: maximumLineLength)
-    } catch {
-      throw .maximumLineLengthNotPositive(maximumLineLength)
-    }
+    let splitter = try lineSplitter(maximumLineLength)
     return try reading(
       fd, ownership: ownership, refill: .onSendingThread(refillInline), chunkSize: 4_096,
       isolation: isolation
     ) { LineDecoder(splitter: splitter) }
+  }
+
+  /// The splitter of every `lines` form: `maximumLineLength` below 1 is the caller's error.
+  private static func lineSplitter(
+    _ maximumLineLength: Int
+  ) throws(FileDescriptorError) -> LineSplitter {
+    do {
+      return try LineSplitter(maximumLineLength: maximumLineLength)
+    } catch {
+      throw .maximumLineLengthNotPositive(maximumLineLength)
+    }
   }
 
   /// Subscribes `next` and `status` to the bytes read from `fd`, in chunks of at most 64 KiB,
@@ -261,12 +262,7 @@ public enum FileDescriptors {
     next: @escaping @Sendable (String) -> Void,
     status: @escaping @Sendable (DescriptorStatus) -> Void = { _ in }
   ) throws(FileDescriptorError) -> Subscription {
-    let splitter: LineSplitter
-    do {
-      splitter = try LineSplitter(maximumLineLength: maximumLineLength)
-    } catch {
-      throw .maximumLineLengthNotPositive(maximumLineLength)
-    }
+    let splitter = try lineSplitter(maximumLineLength)
     return try readingOnSendingThread(
       fd, ownership: ownership, chunkSize: 4_096, decoder: LineDecoder(splitter: splitter),
       next: next, status: status)

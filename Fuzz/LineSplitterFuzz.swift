@@ -51,6 +51,39 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   check(
     lines.reduce(0) { $0 + $1.byteCount } == input.count, "bytes unaccounted for", input,
     maximum)
+  // The fast path for plain lines gives the same lines, cut into other chunks.
+  var plainSplitter = splitter
+  plainSplitter.reset()
+  var plainLines: [LineSplitter.Line] = []
+  start = 0
+  while start < input.count {
+    let limit = random.next() % 4 == 0 ? 300 : 40
+    let count = min(input.count - start, 1 + Int(random.next() % UInt64(limit)))
+    input[start..<start + count].withUnsafeBytes { chunk in
+      plainSplitter.split(
+        chunk,
+        plainLines: { run, lineCount in
+          var found = 0
+          var lineStart = 0
+          for index in run.indices where run[index] == 0x0A {
+            let text = String(decoding: run[lineStart..<index], as: UTF8.self)
+            plainLines.append(
+              LineSplitter.Line(text: text, byteCount: index + 1 - lineStart, end: .lineFeed))
+            lineStart = index + 1
+            found += 1
+          }
+          check(
+            found == lineCount && lineStart == run.count, "a plain run miscounted", input, maximum)
+        }
+      ) { plainLines.append($0) }
+    }
+    start += count
+  }
+  plainSplitter.flush { plainLines.append($0) }
+  check(
+    plainLines == expected,
+    "plain-path lines differ from the reference:\n\(plainLines)\n\(expected)",
+    input, maximum)
   // Valid UTF-8 comes back byte for byte: the texts with their line endings are the input.
   if String(validating: input, as: UTF8.self) != nil {
     var rebuilt: [UInt8] = []

@@ -21,6 +21,12 @@ struct FollowError: Error, CustomStringConvertible {
 /// descriptor says so, so a file renamed away or deleted while a writer still appends to it is
 /// still read; a pipe or terminal is read as data arrives, until its writer closes it.
 ///
+/// A regular file is read where the change arrives: the watch's delivery on the main actor
+/// sends the stream's `refillInline` trigger, and the bytes stream reads there, in that call,
+/// then hands the bytes to this tail in a turn of the main actor of its own. So a change costs
+/// one thread switch from the system to the output (the watch's, from the inotify reader to the
+/// main actor): no doorbell stream and no reader's queue between.
+///
 /// One descriptor per file while it is at its path: the bytes stream reads the descriptor it
 /// is given (``DescriptorOwnership/streamCloses``), and the path's watch needs none. A watch of
 /// the descriptor, made only once the file is rotated away, holds a duplicate until the tail
@@ -43,10 +49,10 @@ struct FollowError: Error, CustomStringConvertible {
     /// The lines of one chunk (or an unfinished last line), in order, to be printed: one call
     /// per chunk, not per line.
     var lines: ([String]) -> Void
-    /// The complete lines of one chunk, as the file's bytes with their newlines, and how many
-    /// lines they are: when given, lines of plain text (ASCII, no CR) come this way, without a
-    /// `String` each; they read as they would through `lines`. The bytes are valid during the
-    /// call only.
+    /// Complete lines of one chunk, as the file's bytes with their newlines, and how many lines
+    /// they are: when given, runs of lines of plain text (ASCII, no CR), as
+    /// `LineSplitter.split(_:plainLines:_:)` finds them, come this way, without a `String` each;
+    /// they read as they would through `lines`. The bytes are valid during the call only.
     var text: ((_ bytes: UnsafeRawBufferPointer, _ lineCount: Int) -> Void)? = nil
     /// The file was modified (a regular file's watch fired).
     var activity: () -> Void = {}
@@ -74,8 +80,8 @@ struct FollowError: Error, CustomStringConvertible {
   private(set) var endedMidLine: Bool
   private var reading: Subscription?
   private var watching: Subscription?
-  /// Asks the bytes stream to read what was appended to a regular file.
-  private let refills = Emitter<Void>(keepsLastValue: false)
+  /// Makes the bytes stream read what was appended to a regular file, in the call of `send`.
+  private let refills = SendableEmitter<Void>(keepsLastValue: false)
   private var caughtUp = false
   private(set) var started = false
   private var stopped = false
@@ -112,7 +118,7 @@ struct FollowError: Error, CustomStringConvertible {
     started = true
     do {
       let bytes = try FileDescriptors.bytes(
-        of: fd, ownership: .streamCloses, refill: isRegular ? refills : nil)
+        of: fd, ownership: .streamCloses, refillInline: refills)
       reading = bytes.subscribe(
         next: { [unowned self] chunk in self.received(chunk) },
         status: { [unowned self] status in self.status(status) })
@@ -122,7 +128,8 @@ struct FollowError: Error, CustomStringConvertible {
     }
   }
 
-  /// Reads what was appended to a regular file: its path's watch says it was modified.
+  /// Reads what was appended to a regular file, now (the bytes come in a later turn): its
+  /// path's watch says it was modified.
   func modified() {
     refills.send()
   }
@@ -185,65 +192,39 @@ struct FollowError: Error, CustomStringConvertible {
 
   private func received(_ chunk: [UInt8]) {
     received.advance(over: chunk)
-    chunk.withUnsafeBytes { chunk in
-      var rest = chunk
-      if let text = events.text {
-        // A line begun in an earlier chunk (or printed unfinished) is ended by the splitter,
-        // which knows its start.
-        if splitter.unfinishedByteCount > 0 || endedMidLine, let end = rest.firstIndex(of: 0x0A) {
-          splitter.split(UnsafeRawBufferPointer(rebasing: rest[...end])) { self.print($0) }
-          handOverBatch()
-          rest = UnsafeRawBufferPointer(rebasing: rest[(end + 1)...])
-        }
-        // Complete lines of plain text, starting a line, go out as they are: the splitter
-        // would only make a `String` of each, the same text. Anything else (a CR, UTF-8 beyond
-        // ASCII, invalid bytes) takes the splitter's way, which decides it as the lines stream
-        // does.
-        if splitter.unfinishedByteCount == 0, !endedMidLine,
-          let (end, lineCount) = Self.plainLines(rest)
-        {
-          text(UnsafeRawBufferPointer(rebasing: rest[..<end]), lineCount)
-          rest = UnsafeRawBufferPointer(rebasing: rest[end...])
-        }
-      }
+    guard let text = events.text else {
       // The start of an unfinished last line stays in the splitter until its newline comes.
-      if !rest.isEmpty {
-        splitter.split(rest) { line in self.print(line) }
-        handOverBatch()
-      }
+      splitter.split(chunk) { self.print($0) }
+      return finishChunk()
     }
-    // What this chunk printed goes out in one write, now: none waits for the next chunk.
-    Output.flushLines()
-    if !reachWaiters.isEmpty { releaseWaiters(upTo: received.offset) }
+    // Runs of complete lines of plain text go out as they are, without a `String` each; the
+    // lines split before a run are handed over first, so the order holds.
+    splitter.split(
+      chunk,
+      plainLines: { run, lineCount in
+        var run = run
+        var lineCount = lineCount
+        if self.endedMidLine {
+          // The rest of a line printed unfinished: an empty one (just its newline) is left
+          // out, as `print` does; any other is a line of its own.
+          self.endedMidLine = false
+          if run.first == 0x0A {
+            run = UnsafeRawBufferPointer(rebasing: run.dropFirst())
+            lineCount -= 1
+          }
+        }
+        self.handOverBatch()
+        if lineCount > 0 { text(run, lineCount) }
+      }, { self.print($0) })
+    finishChunk()
   }
 
-  /// Where the complete lines at the start of `bytes` end (just past the last LF) and how many
-  /// they are, when they are plain text: ASCII with no CR. Nil otherwise, or when there is no
-  /// LF. (A line of plain text within one chunk is far shorter than the splitter's maximum.)
-  private static func plainLines(_ bytes: UnsafeRawBufferPointer) -> (end: Int, lines: Int)? {
-    guard let last = bytes.lastIndex(of: 0x0A) else { return nil }
-    var lines = 0
-    var index = 0
-    // Eight bytes at a time. In a word with no byte of 0x80 or more, a byte of x ^ c is zero
-    // exactly where the byte is c, and adding 0x7F to a byte sets its high bit unless it is
-    // zero (no carry crosses bytes).
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let high = ones &* 0x80
-    let low = ones &* 0x7F
-    while index + 8 <= last + 1 {
-      let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-      if word & high != 0 { return nil }
-      if ~((word ^ (ones &* 0x0D)) &+ low) & high != 0 { return nil }
-      lines += (~((word ^ (ones &* 0x0A)) &+ low) & high).nonzeroBitCount
-      index += 8
-    }
-    while index <= last {
-      let byte = bytes[index]
-      if byte >= 0x80 || byte == 0x0D { return nil }
-      if byte == 0x0A { lines += 1 }
-      index += 1
-    }
-    return (last + 1, lines)
+  /// Hands over the lines of the chunk and writes them out in one write, now (none waits for
+  /// the next chunk); then calls the waiters the chunk reached.
+  private func finishChunk() {
+    handOverBatch()
+    Output.flushLines()
+    if !reachWaiters.isEmpty { releaseWaiters(upTo: received.offset) }
   }
 
   /// Hands over the lines split since the last call, and writes them out in one write, now:

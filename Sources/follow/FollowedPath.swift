@@ -521,25 +521,28 @@ import Producers
     return min(measured, longestMeasuredFile)
   }
 
-  /// The offset where the last `count` lines of the file `fd` start (lines end at LF; a last
-  /// line without one counts), found by reading backwards from `size`.
+  /// The offset where the last `count` lines of the file `fd` start, found by reading backwards
+  /// from `size`, a block at a time, with `LineSplitter.lineStarts(backwardsIn:upTo:endsInput:)`
+  /// (lines end at LF, as the splitter that prints them says; a last line without one counts):
+  /// `-n 10` on a log of gigabytes reads its last blocks, as `tail` does.
   static func startOfLastLines(_ count: Int, of fd: Int32, size: Int64) -> Int64 {
     guard count > 0, size > 0 else { return size }
     var buffer = [UInt8](repeating: 0, count: 65_536)
     var end = size
-    var newlines = 0
+    var left = count
     while end > 0 {
       let start = max(0, end - Int64(buffer.count))
       let wanted = Int(end - start)
       let read = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, wanted, off_t(start)) }
       // Shorter than it was a moment ago: start from the start.
       guard read == wanted else { return 0 }
-      for index in stride(from: read - 1, through: 0, by: -1) where buffer[index] == 0x0A {
-        // The file's final newline ends the last line; it does not start one.
-        if start + Int64(index) == size - 1 { continue }
-        newlines += 1
-        if newlines == count { return start + Int64(index) + 1 }
+      let (found, earliest) = buffer.withUnsafeBytes {
+        LineSplitter.lineStarts(
+          backwardsIn: UnsafeRawBufferPointer(rebasing: $0[..<read]), upTo: left,
+          endsInput: end == size)
       }
+      left -= found
+      if left == 0, let earliest { return start + Int64(earliest) }
       end = start
     }
     return 0

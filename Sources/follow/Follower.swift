@@ -11,7 +11,9 @@ import Producers
 /// the program once its reader has gone (see `Output.watchForAClosedOutput()`).
 ///
 /// On the main actor: it is started there (``start()``) and every stream it subscribes to
-/// delivers there, while the reading, watching and timing happen on the producers' own queues.
+/// delivers there, while the watching and timing happen on the producers' own threads, and so
+/// does the reading of standard input through a pipe; a regular file is read on the main actor,
+/// where its watch delivers (see ``FileTail``).
 @MainActor final class Follower {
   /// How often the state file is written while lines flow.
   static let stateInterval: Duration = .seconds(1)
@@ -25,9 +27,10 @@ import Producers
   private var subscriptions: [Subscription] = []
   private var sawLineSinceTick = false
   private let output: (_ label: String, _ line: String) -> Void
-  /// Prints the bytes of complete lines of plain text with the label of their input, when the
-  /// lines are printed (no `output` given): no `String` per line.
-  private let outputText: ((_ label: String, _ bytes: UnsafeRawBufferPointer) -> Void)?
+  /// Prints the bytes of complete lines of plain text as they are, when the lines are printed
+  /// (no `output` given) without a label (one input): no `String` per line. Labelled lines
+  /// take `output`, a line at a time, as `LineSplitter` gives them.
+  private let outputText: ((_ bytes: UnsafeRawBufferPointer) -> Void)?
   private let onStop: (_ status: Int32) -> Void
   /// The state as read at the start (paths absolute), and as last written.
   private var state = StateFile()
@@ -55,8 +58,7 @@ import Producers
     self.options = options
     let labelled = options.paths.count > 1
     self.output = output ?? { label, line in Output.line(labelled ? "\(label): \(line)" : line) }
-    self.outputText =
-      output == nil ? { label, bytes in Output.lines(bytes, label: labelled ? label : nil) } : nil
+    self.outputText = output == nil && !labelled ? { bytes in Output.lines(bytes) } : nil
     self.onStop = onStop
   }
 
@@ -77,7 +79,7 @@ import Producers
           printText: outputText.map { outputText in
             { [unowned self] bytes, _ in
               self.sawLineSinceTick = true
-              outputText(path, bytes)
+              outputText(bytes)
             }
           }
         ) { [unowned self] lines in

@@ -27,26 +27,9 @@ import Foundation
   }
 
   /// Adds `bytes`, complete lines with their newlines, to what the next ``flushLines()`` writes
-  /// to standard output, each line after `label` and `: ` when a label is given.
-  static func lines(_ bytes: UnsafeRawBufferPointer, label: String?) {
-    guard var label else {
-      pendingLines.append(contentsOf: bytes)
-      if pendingLines.count >= largestBatch { flushLines() }
-      return
-    }
-    label.withUTF8 { label in
-      var start = 0
-      while start < bytes.count {
-        var end = start
-        while end < bytes.count && bytes[end] != 0x0A { end += 1 }
-        pendingLines.append(contentsOf: label)
-        pendingLines.append(0x3A)
-        pendingLines.append(0x20)
-        pendingLines.append(
-          contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<min(end + 1, bytes.count)]))
-        start = end + 1
-      }
-    }
+  /// to standard output, as they are.
+  static func lines(_ bytes: UnsafeRawBufferPointer) {
+    pendingLines.append(contentsOf: bytes)
     if pendingLines.count >= largestBatch { flushLines() }
   }
 

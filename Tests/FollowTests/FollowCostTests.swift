@@ -35,6 +35,45 @@ import Testing
       #expect(writes <= 40, "\(writes) writes for 2,000 lines")
     }
 
+    /// A line appended to a followed file is printed after one thread switch: the file watch's
+    /// queue reads the change and hands it to the main actor, which reads the file and prints.
+    /// Counted as the waits of `follow`'s threads per line, for lines written one at a time,
+    /// each once the one before it was printed. A program that makes just that one switch by
+    /// hand (Benchmarks/floor/follow-floor.swift: a Dispatch read source on inotify, then the
+    /// main queue) waits about 3 times a line (Dispatch's event thread, the source's queue, the
+    /// main queue); `follow` did about 6 while a reader's queue stood between the watch and the
+    /// main actor (a `FileDescriptors.bytes` stream with a refill trigger: there and back, and
+    /// there again for the end of the file).
+    @Test func aLineAppendedIsPrintedAfterOneThreadSwitch() throws {
+      let scratch = Scratch()
+      defer { scratch.remove() }
+      let log = scratch.file("app.log")
+      append("start", to: log)
+      let follow = try FollowProcess(["app.log"], in: scratch.path)
+      #expect(follow.waitForNote("following app.log"))
+      let writer = LogWriter(log)
+      defer { writer.close() }
+      let warmUp = 20
+      let lineCount = 200
+      for index in 1...warmUp {
+        writer.write("warm-up \(index)")
+        try #require(follow.waitForLines(index))
+      }
+      let before = try #require(follow.voluntarySwitchCount)
+      for index in 1...lineCount {
+        writer.write("line \(index)")
+        try #require(follow.waitForLines(warmUp + index))
+      }
+      let waits = try #require(follow.voluntarySwitchCount) - before
+      print("follow's threads waited \(Double(waits) / Double(lineCount)) times a line")
+      follow.send(SIGINT)
+      #expect(follow.exitStatus() == 0)
+      // One switch is about 3 waits a line, a little more under load; two more switches, 5 or 6.
+      #expect(
+        Double(waits) / Double(lineCount) < 4.5,
+        "\(waits) waits of follow's threads for \(lineCount) lines")
+    }
+
     /// Each followed file costs one descriptor: the one its bytes are read through (no
     /// duplicate for the bytes stream, no descriptor for its watch, which is by path).
     @Test func eachFollowedFileHoldsOneDescriptor() throws {

@@ -124,4 +124,50 @@ import Testing
     #expect(splitter.unfinishedByteCount == reference.unfinishedByteCount)
     if asciiOnly && maximum >= 5 && input.contains(0x0A) { #expect(plainRuns > 0) }
   }
+
+  @Test func theLineStartsExamplePrintsWhatItSays() {
+    let text = Array("one\ntwo\nthree\n".utf8)
+    let starts = text.withUnsafeBytes {
+      LineSplitter.lineStarts(backwardsIn: $0, upTo: 2, endsInput: true)
+    }
+    #expect(starts.found == 2)
+    #expect(starts.earliest == 4)
+  }
+
+  /// Scanning backwards in blocks of any size finds the last N lines where the lines that
+  /// `split` gives (and `flush`, for a last line without LF) begin: a test that fails when the
+  /// two rules of a line's end drift apart.
+  @Test(arguments: 0..<200)
+  func lineStartsFoundBackwardsAreWhereSplitLinesBegin(seed: Int) throws {
+    var random = SeededGenerator(seed: UInt64(seed))
+    let length = Int.random(in: 0..<200, using: &random)
+    let input: [UInt8] = (0..<length).map { _ in
+      (Array("ab\r\n\n".utf8) + [0xC3, 0xA9]).randomElement(using: &random)!
+    }
+    var splitter = LineSplitter()
+    var starts: [Int] = []
+    var offset = 0
+    let record = { (line: LineSplitter.Line) in
+      starts.append(offset)
+      offset += line.byteCount
+    }
+    splitter.split(input, record)
+    splitter.flush(record)
+    for count in 1...4 {
+      var end = input.count
+      var left = count
+      var found: Int?
+      while end > 0 && found == nil {
+        let start = max(0, end - Int.random(in: 1...16, using: &random))
+        let part = input[start..<end].withUnsafeBytes {
+          LineSplitter.lineStarts(backwardsIn: $0, upTo: left, endsInput: end == input.count)
+        }
+        left -= part.found
+        if left == 0, let earliest = part.earliest { found = start + earliest }
+        end = start
+      }
+      let expected = starts.count >= count ? starts[starts.count - count] : 0
+      #expect((found ?? 0) == expected, "last \(count) lines of \(input)")
+    }
+  }
 }

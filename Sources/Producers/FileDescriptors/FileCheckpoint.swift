@@ -1,3 +1,11 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// A read position in a regular file, with the bytes just before it (up to 4 KiB): enough to
 /// tell, later, a file that only grew since from one that was truncated and written again,
 /// even when the new content is already longer than the position.
@@ -90,15 +98,24 @@ public struct FileCheckpoint: Sendable, Hashable {
 
   /// Whether the open file `fd` still holds this checkpoint: it reads the window's length of
   /// bytes before ``offset`` (one byte when the window is empty) with `pread`, which does not
-  /// move the descriptor's offset. A read that fails with an error counts as ``Verdict/holds``:
-  /// the reader's own next read reports the error.
+  /// move the descriptor's offset, and compares them with the window. A read that fails with
+  /// an error counts as ``Verdict/holds``: the reader's own next read reports the error.
+  ///
+  /// Its cost is one `pread` of at most ``windowLimit`` bytes, into a buffer on the stack, and
+  /// one `memcmp`: no allocation. A follower calls it at each pass over the file, that is at
+  /// each change.
   public func verdict(for fd: Int32) -> Verdict {
     guard offset > 0 else { return .holds }
     let count = max(window.count, 1)
-    switch Self.read(fd, count: count, endingAt: offset) {
-    case .failure: return .holds
-    case .success(let bytes) where bytes.count < count: return .shorter
-    case .success(let bytes): return window.isEmpty || bytes == window ? .holds : .changed
+    return withUnsafeTemporaryAllocation(byteCount: count, alignment: 1) { buffer in
+      switch Self.fill(buffer, from: fd, endingAt: offset) {
+      case .failure: return .holds
+      case .success(let filled) where filled < count: return .shorter
+      case .success:
+        guard !window.isEmpty else { return .holds }
+        let same = window.withUnsafeBytes { memcmp($0.baseAddress!, buffer.baseAddress!, count) }
+        return same == 0 ? .holds : .changed
+      }
     }
   }
 
@@ -121,19 +138,25 @@ public struct FileCheckpoint: Sendable, Hashable {
   private static func read(_ fd: Int32, count: Int, endingAt end: Int64) -> Result<[UInt8], Errno> {
     guard count > 0 else { return .success([]) }
     var bytes = [UInt8](repeating: 0, count: count)
+    let filled = bytes.withUnsafeMutableBytes { fill($0, from: fd, endingAt: end) }
+    return filled.map { Array(bytes[..<$0]) }
+  }
+
+  /// Fills `buffer` with the bytes that end at `end`, from `end - buffer.count`: how many the
+  /// file has (fewer when it ends before), or the error of a failed read.
+  private static func fill(
+    _ buffer: UnsafeMutableRawBufferPointer, from fd: Int32, endingAt end: Int64
+  ) -> Result<Int, Errno> {
+    let count = buffer.count
     var filled = 0
     while filled < count {
-      let result = bytes.withUnsafeMutableBytes { buffer in
-        System.read(
-          fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]),
-          at: end - Int64(count - filled))
-      }
-      switch result {
-      case .success(0): return .success(Array(bytes[..<filled]))
+      let rest = UnsafeMutableRawBufferPointer(rebasing: buffer[filled...])
+      switch System.read(fd, into: rest, at: end - Int64(count - filled)) {
+      case .success(0): return .success(filled)
       case .success(let read): filled += read
       case .failure(let errno): return .failure(errno)
       }
     }
-    return .success(bytes)
+    return .success(filled)
   }
 }

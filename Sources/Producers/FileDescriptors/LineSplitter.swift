@@ -216,6 +216,16 @@ public struct LineSplitter: Sendable {
         index += 8
         continue
       }
+      if maximum >= 8 {
+        // Only the word's first LF can end a line longer than the maximum: a line ended by
+        // another began in this word, after the LF before it, and is shorter than 8 bytes.
+        let first = index + newlines.trailingZeroBitCount / 8
+        if first - lineStart > maximum { return (lineStart, lines) }
+        lines += newlines.nonzeroBitCount
+        lineStart = index + (63 - newlines.leadingZeroBitCount) / 8 + 1
+        index += 8
+        continue
+      }
       // Each LF of the word ends a line: check its length.
       while newlines != 0 {
         let at = index + newlines.trailingZeroBitCount / 8
@@ -238,6 +248,43 @@ public struct LineSplitter: Sendable {
       index += 1
     }
     return (lineStart, lines)
+  }
+
+  /// Where lines begin in `bytes`, a part of an input scanned backwards (a `tail -n N` that
+  /// reads a file's last blocks, the last first): after each LF, from the last one back, at
+  /// most `count` of them. The LF that is the input's very last byte (`endsInput`: `bytes` ends
+  /// where the input does) ends the last line and begins none; a last line without an LF
+  /// begins after the LF before it, as any line.
+  ///
+  /// Returns how many line starts were found and the index of the earliest of them in `bytes`
+  /// (nil when none): when `found` is `count`, the last `count` lines of the input begin at
+  /// `earliest`; otherwise scan the part before `bytes` for the `count - found` left, and
+  /// when there is none, they begin at the input's start. By the splitter's own rule (lines
+  /// end at LF), the lines counted are the lines the splitter gives, but that a line longer
+  /// than ``maximumLineLength`` counts once here and comes out of the splitter in pieces.
+  ///
+  /// ```swift
+  /// let text = Array("one\ntwo\nthree\n".utf8)
+  /// let starts = text.withUnsafeBytes {
+  ///   LineSplitter.lineStarts(backwardsIn: $0, upTo: 2, endsInput: true)
+  /// }
+  /// print(starts.found, starts.earliest ?? -1)  // 2 4
+  /// ```
+  public static func lineStarts(
+    backwardsIn bytes: UnsafeRawBufferPointer, upTo count: Int, endsInput: Bool
+  ) -> (found: Int, earliest: Int?) {
+    var found = 0
+    var earliest: Int?
+    var index = bytes.count - 1
+    if endsInput && bytes.last == 0x0A { index -= 1 }
+    while found < count && index >= 0 {
+      if bytes[index] == 0x0A {
+        found += 1
+        earliest = index + 1
+      }
+      index -= 1
+    }
+    return (found, earliest)
   }
 
   /// Passes the unfinished line to `body` as the last line, at the end of the input: its

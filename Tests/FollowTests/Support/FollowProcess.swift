@@ -196,6 +196,27 @@ final class FollowProcess: @unchecked Sendable {
     return Int(line.split(separator: " ").dropFirst().first ?? "")
   }
 
+  /// How many times the program's threads waited so far: the sum of `voluntary_ctxt_switches`
+  /// over /proc/PID/task/*/status (Linux), or nil. Each wait of a thread that is then woken
+  /// for work is one thread switch on some event's way.
+  var voluntarySwitchCount: Int? {
+    guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
+    else { return nil }
+    var total = 0
+    for task in tasks {
+      guard
+        let status = try? String(
+          contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8),
+        let line = status.split(separator: "\n").first(where: {
+          $0.hasPrefix("voluntary_ctxt_switches:")
+        }),
+        let count = Int(line.split(whereSeparator: \.isWhitespace).last ?? "")
+      else { continue }
+      total += count
+    }
+    return total
+  }
+
   /// How many of the program's descriptors are open on the file at `path` (Linux: the entries
   /// of /proc/PID/fd on its device and inode), or -1.
   func descriptorsOpen(on path: String) -> Int {

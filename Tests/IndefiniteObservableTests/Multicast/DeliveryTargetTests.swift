@@ -14,19 +14,27 @@ import Testing
     let count = Mutex(0)
   }
 
+  /// The names of the queues that delivered. A class: a `Mutex` captured as a local by closures
+  /// that run on four queues at once is a Swift access race (ThreadSanitizer reports the
+  /// captured variable's accesses as modifying).
+  final class Seen: Sendable {
+    let names = Mutex<[String]>([])
+    func append(_ name: String) { names.withLock { $0.append(name) } }
+  }
+
   @Test func everyQueueSpellingStillResolvesAndDelivers() async {
     let source = SendableEmitter<Int>()
-    let seen = Mutex<[String]>([])
+    let seen = Seen()
     let queue = DispatchQueue(label: "DeliveryTargetTests")
     let subscriptions = [
-      source.subscribe(on: queue) { _ in seen.withLock { $0.append("queue") } },
-      source.subscribe(on: .main) { _ in seen.withLock { $0.append("main") } },
-      source.subscribe(on: .global()) { _ in seen.withLock { $0.append("global") } },
-      source.subscribe(on: .global(qos: .utility)) { _ in seen.withLock { $0.append("utility") } },
+      source.subscribe(on: queue) { _ in seen.append("queue") },
+      source.subscribe(on: .main) { _ in seen.append("main") },
+      source.subscribe(on: .global()) { _ in seen.append("global") },
+      source.subscribe(on: .global(qos: .utility)) { _ in seen.append("utility") },
     ]
     source.send(1)
-    #expect(await eventually { seen.withLock { $0.count } == 4 })
-    #expect(seen.withLock { Set($0) } == ["queue", "main", "global", "utility"])
+    #expect(await eventually { seen.names.withLock { $0.count } == 4 })
+    #expect(seen.names.withLock { Set($0) } == ["queue", "main", "global", "utility"])
     for subscription in subscriptions { subscription.unsubscribe() }
   }
 

@@ -74,42 +74,6 @@ import Testing
         "\(waits) waits of follow's threads for \(lineCount) lines")
     }
 
-    /// A line appended to a followed file costs `follow` one read of the file: one `pread`
-    /// from before the position, which checks that the file still holds the bytes read before
-    /// it (truncation) and reads what was appended, and ends the pass when it is shorter than
-    /// asked for. Counted by the kernel (`syscr` of /proc/PID/io, every read-like call of
-    /// every thread, those of the inotify watch and of Dispatch's wake-ups too), for lines
-    /// written one at a time, each once the one before it was printed: 3.8 a line with one
-    /// read of the file, 6.9 with the four the reader made before (the check before the pass,
-    /// the read, the check after it, and the read that returned 0).
-    @Test func aLineAppendedIsReadWithOneReadOfTheFile() throws {
-      let scratch = Scratch()
-      defer { scratch.remove() }
-      let log = scratch.file("app.log")
-      append("start", to: log)
-      let follow = try FollowProcess(["app.log"], in: scratch.path)
-      #expect(follow.waitForNote("following app.log"))
-      let writer = LogWriter(log)
-      defer { writer.close() }
-      let warmUp = 20
-      let lineCount = 200
-      for index in 1...warmUp {
-        writer.write("warm-up \(index)")
-        try #require(follow.waitForLines(index))
-      }
-      let before = try #require(follow.readCallCount)
-      for index in 1...lineCount {
-        writer.write("line \(index)")
-        try #require(follow.waitForLines(warmUp + index))
-      }
-      let reads = try #require(follow.readCallCount) - before
-      follow.send(SIGINT)
-      #expect(follow.exitStatus() == 0)
-      #expect(
-        Double(reads) / Double(lineCount) < 5,
-        "\(reads) read calls of follow for \(lineCount) lines")
-    }
-
     /// Each followed file costs one descriptor: the one its bytes are read through (no
     /// duplicate for the bytes stream, no descriptor for its watch, which is by path).
     @Test func eachFollowedFileHoldsOneDescriptor() throws {

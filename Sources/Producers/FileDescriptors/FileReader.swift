@@ -45,11 +45,8 @@ final class FileReader<Decoder: ChunkDecoder>: Sendable {
     // begun on another thread never hands its values over before them.
     var isPassing = false
     var passAgain = false
-    // Whether the pass under way may compare the file with the checkpoint (see above), and
-    // whether that is settled for good: a file whose size read more than 0 once is no `/proc`
-    // file, and is not asked again.
+    // Whether the pass under way may compare the file with the checkpoint (see above).
     var lengthIsKnown = true
-    var lengthIsSettled = false
     var readSomething = false
     var reportedEnd = false
     var hasFailed = false
@@ -112,11 +109,13 @@ final class FileReader<Decoder: ChunkDecoder>: Sendable {
   }
 
   /// The next turn of the pass under way, on the poller's thread: from the start of the file
-  /// if it was truncated since the last turn (the subscriber may have done it; its first read
-  /// checks, see ``readOn(_:_:_:)``).
+  /// if it was truncated since the last turn (the subscriber may have done it).
   @Sendable private func continuePass() {
     reader.wait(for: Int16(POLLIN)) { [self] in
-      turn { fd, pass, pieces in readOn(fd, &pass, &pieces) }
+      turn { fd, pass, pieces in
+        _ = Self.startedOver(fd, &pass, &pieces)
+        return readOn(fd, &pass, &pieces)
+      }
     }
   }
 
@@ -167,79 +166,29 @@ final class FileReader<Decoder: ChunkDecoder>: Sendable {
     return readOn(fd, &pass, &pieces)
   }
 
-  /// Begins a pass, from the position (its first read checks that the file still holds the
-  /// bytes before it, see ``readOn(_:_:_:)``).
+  /// Begins a pass: from the start of the file when it was truncated, else from the position.
   private func beginPass(_ fd: Int32, _ pass: inout Pass, _ pieces: inout [Piece]) {
-    if !pass.lengthIsSettled {
-      let length = Self.length(fd)
-      pass.lengthIsKnown = length != .unknown
-      pass.lengthIsSettled = length == .positive
-    }
+    pass.lengthIsKnown = !Self.lengthIsUnknown(fd)
+    _ = Self.startedOver(fd, &pass, &pieces)
     pass.isPassing = true
     pass.readSomething = false
   }
 
-  /// What one read of ``read(_:_:_:into:room:)`` found.
-  private enum Read {
-    /// `count` bytes past the position, at the start of the buffer's part for them; `atEnd`
-    /// when the read found the file's end after them.
-    case bytes(count: Int, atEnd: Bool)
-    /// The file no longer holds the bytes read before the position (truncated, or truncated
-    /// and written again past it): reading starts again from the beginning.
-    case truncated
-    case failed(Errno)
-  }
-
-  /// Reads up to `room` bytes from the position into `buffer[window...]`, where `window` is
-  /// ``FileCheckpoint/windowLimit``, together with the bytes before the position (the
-  /// checkpoint's window, one byte when it is empty), in one `pread` from before the position:
-  /// the check that the file still holds what was read (``FileCheckpoint/verdict(for:)``) and
-  /// the read of what was appended in one system call, against a read, a check before and
-  /// after it, and a read that finds the end. A read shorter than asked for is the file's end
-  /// then (a regular file's `pread` returns what there is); a file whose length is unknown
-  /// (`/proc`) is read plainly, until a read returns 0.
-  private static func read(
-    _ fd: Int32, _ checkpoint: FileCheckpoint, _ lengthIsKnown: Bool,
-    into buffer: UnsafeMutableRawBufferPointer, room: Int
-  ) -> Read {
-    let window = FileCheckpoint.windowLimit
-    let data = UnsafeMutableRawBufferPointer(rebasing: buffer[window..<(window + room)])
-    let offset = checkpoint.offset
-    guard lengthIsKnown, offset > 0 else {
-      switch System.read(fd, into: data, at: offset) {
-      case .success(let count):
-        return .bytes(count: count, atEnd: count == 0 || (lengthIsKnown && count < room))
-      case .failure(let errno): return .failed(errno)
-      }
-    }
-    let kept = checkpoint.window
-    let before = max(kept.count, 1)
-    var filled = 0
-    let whole = UnsafeMutableRawBufferPointer(
-      rebasing: buffer[(window - before)..<(window + room)])
-    // One read, as a rule; more only if it stopped inside the bytes before the position.
-    while filled < before {
-      let rest = UnsafeMutableRawBufferPointer(rebasing: whole[filled...])
-      switch System.read(fd, into: rest, at: offset - Int64(before) + Int64(filled)) {
-      case .success(0): return .truncated
-      case .success(let count): filled += count
-      case .failure(let errno): return .failed(errno)
-      }
-    }
-    if !kept.isEmpty {
-      let same = kept.withUnsafeBytes { memcmp($0.baseAddress!, whole.baseAddress!, before) }
-      guard same == 0 else { return .truncated }
-    }
-    let count = filled - before
-    return .bytes(count: count, atEnd: count < room)
+  /// Whether the file no longer holds the bytes read before the position (truncated, or
+  /// truncated and written again past it): then reading starts again from the beginning.
+  private static func startedOver(_ fd: Int32, _ pass: inout Pass, _ pieces: inout [Piece])
+    -> Bool
+  {
+    guard pass.lengthIsKnown, pass.checkpoint.verdict(for: fd) != .holds else { return false }
+    pass.checkpoint = FileCheckpoint()
+    pass.decoder.reset()
+    pieces.append(.status(.truncated))
+    return true
   }
 
   /// Reads on, in one turn, until the file's end (`.end`: the pass ends once its values are
   /// handed over; another begins at once if one was asked for) or until about one chunk of
-  /// bytes has completed values (`.turn`: the pass goes on in a later turn). Each read checks
-  /// first that the file still holds the bytes read before the position (``read(_:_:_:into:room:)``):
-  /// a chunk read from a file truncated or rewritten since the last read would be the middle of
-  /// the new content, so it is dropped and the file is read again from its start.
+  /// bytes has completed values (`.turn`: the pass goes on in a later turn).
   private func readOn(_ fd: Int32, _ pass: inout Pass, _ pieces: inout [Piece]) -> Next {
     var values: [Decoder.Value] = []
     let emit = { (value: Decoder.Value) -> Bool in
@@ -251,39 +200,38 @@ final class FileReader<Decoder: ChunkDecoder>: Sendable {
       values = []
     }
     let chunkSize = self.chunkSize
-    let window = FileCheckpoint.windowLimit
     var bytesRead = 0
-    return withUnsafeTemporaryAllocation(byteCount: window + chunkSize, alignment: 1) { buffer in
+    return withUnsafeTemporaryAllocation(byteCount: chunkSize, alignment: 1) { buffer in
       while true {
         let room = bytesRead < chunkSize ? chunkSize - bytesRead : chunkSize
-        switch Self.read(fd, pass.checkpoint, pass.lengthIsKnown, into: buffer, room: room) {
-        case .truncated:
-          pass.checkpoint = FileCheckpoint()
-          pass.decoder.reset()
+        let part = UnsafeMutableRawBufferPointer(rebasing: buffer[..<room])
+        switch System.read(fd, into: part, at: pass.checkpoint.offset) {
+        case .success(0):
+          if !following { pass.decoder.flush(emit: emit) }
           handOver()
-          pieces.append(.status(.truncated))
-          bytesRead = 0
-        case .bytes(let count, let atEnd):
-          if count > 0 {
-            let chunk = UnsafeRawBufferPointer(rebasing: buffer[window..<(window + count)])
-            pass.checkpoint.advance(over: chunk)
-            pass.readSomething = true
-            pass.decoder.decode(chunk, emit: emit)
-            bytesRead += count
+          if pass.readSomething || !pass.reportedEnd {
+            pass.reportedEnd = true
+            pieces.append(.status(.endOfFile))
           }
-          if atEnd {
-            if !following { pass.decoder.flush(emit: emit) }
+          guard pass.passAgain else { return .end }
+          pass.passAgain = false
+          beginPass(fd, &pass, &pieces)
+          bytesRead = 0
+        case .success(let count):
+          // Checked after the read: a chunk read from a file rewritten since the last read
+          // would be the middle of the new content. The next read is from the start.
+          var truncation: [Piece] = []
+          if Self.startedOver(fd, &pass, &truncation) {
             handOver()
-            if pass.readSomething || !pass.reportedEnd {
-              pass.reportedEnd = true
-              pieces.append(.status(.endOfFile))
-            }
-            guard pass.passAgain else { return .end }
-            pass.passAgain = false
-            beginPass(fd, &pass, &pieces)
+            pieces += truncation
             bytesRead = 0
             continue
           }
+          let chunk = UnsafeRawBufferPointer(rebasing: buffer[..<count])
+          pass.checkpoint.advance(over: chunk)
+          pass.readSomething = true
+          pass.decoder.decode(chunk, emit: emit)
+          bytesRead += count
           guard bytesRead >= chunkSize else { continue }
           // A chunk's worth that completed nothing (part of a long line) is read on at once.
           if values.isEmpty {
@@ -292,7 +240,7 @@ final class FileReader<Decoder: ChunkDecoder>: Sendable {
           }
           handOver()
           return .turn
-        case .failed(let errno):
+        case .failure(let errno):
           pass.isPassing = false
           pass.hasFailed = true
           handOver()
@@ -303,22 +251,12 @@ final class FileReader<Decoder: ChunkDecoder>: Sendable {
     }
   }
 
-  /// What `stat` says of a file's length.
-  private enum Length {
-    /// More than 0: a file with a length (and no `/proc` file, which says 0).
-    case positive
-    /// 0, and nothing at its start (or `stat` failed): an empty file, for now.
-    case zero
-    /// 0 for a file that has a byte at its start: a `/proc` or `/sys` file.
-    case unknown
-  }
-
-  private static func length(_ fd: Int32) -> Length {
-    guard case .success(let info) = System.status(fd) else { return .zero }
-    guard info.st_size == 0 else { return .positive }
+  /// Whether `stat` says 0 for a file that has a byte at its start: a `/proc` or `/sys` file.
+  private static func lengthIsUnknown(_ fd: Int32) -> Bool {
+    guard case .success(let info) = System.status(fd), info.st_size == 0 else { return false }
     let first = withUnsafeTemporaryAllocation(byteCount: 1, alignment: 1) { buffer in
       System.read(fd, into: buffer, at: 0)
     }
-    return first == .success(1) ? .unknown : .zero
+    return first == .success(1)
   }
 }

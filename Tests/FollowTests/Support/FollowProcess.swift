@@ -216,15 +216,6 @@ final class FollowProcess: @unchecked Sendable {
     return Int(line.split(separator: " ").dropFirst().first ?? "")
   }
 
-  /// The number of `read`-like system calls the program made so far (Linux: `syscr` of
-  /// /proc/PID/io), or nil.
-  var readCallCount: Int? {
-    guard let io = try? String(contentsOfFile: "/proc/\(pid)/io", encoding: .utf8),
-      let line = io.split(separator: "\n").first(where: { $0.hasPrefix("syscr:") })
-    else { return nil }
-    return Int(line.split(separator: " ").dropFirst().first ?? "")
-  }
-
   /// How many times the program's threads waited so far: the sum of `voluntary_ctxt_switches`
   /// over /proc/PID/task/*/status (Linux), or nil. Each wait of a thread that is then woken
   /// for work is one thread switch on some event's way.

@@ -2,8 +2,9 @@ import IndefiniteObservable
 import Multicast
 import Synchronization
 
-/// Calls a closure on an actor at deadlines of a clock: the one timer mechanism of this module,
-/// behind ``Timers``, `debounce`, `throttle`, `delay` and the file watch's directory checks.
+/// Calls a closure on an actor (or where it fires) at deadlines of a clock: the one timer
+/// mechanism of this module, behind ``Timers``, `debounce`, `throttle`, `delay` and the file
+/// watch's directory checks.
 ///
 /// An alarm is made for one clock, one actor and one closure
 /// (``makeAlarm(clock:leeway:isolation:_:)``), and then armed and re-armed as often as its owner
@@ -14,8 +15,7 @@ import Synchronization
 ///
 /// - `ContinuousClock` and `SuspendingClock`: a `DispatchSourceTimer` (``DispatchAlarm``): one
 ///   thread switch per fire, from the timer's queue to the actor, as a bare Dispatch timer that
-///   hands its fires to an actor.
-///   A `@Sendable` gate runs on the timer's queue.
+///   hands its fires to an actor; a `@Sendable` gate runs on the timer's queue.
 /// - ``ManualClock``: an entry in the clock's queue of due work, which `advance(by:)` runs on
 ///   the actor before it returns (a `@Sendable` gate: on the advancing task's thread).
 /// - Any other clock: a task on the actor that sleeps on the clock (``TaskAlarm``; with no actor,

@@ -19,8 +19,9 @@ final class DispatchAlarm: Alarm {
   /// A disarmed alarm whose fires go to `gate`, at most `leeway` late, from a timer on `queue`
   /// (a new serial queue of its own by default). With `once`, the timer is cancelled after its
   /// first fire (the tick still reaches the gate), and the alarm cannot be armed again.
-  init(gate: ObserverGate<Tick>, leeway: Duration, queue: DispatchQueue? = nil, once: Bool = false)
-  {
+  init(
+    gate: ObserverGate<Tick>, leeway: Duration, queue: DispatchQueue? = nil, once: Bool = false
+  ) {
     self.gate = gate
     self.leeway = Self.dispatchInterval(clampedInterval(leeway))
     let timer = DispatchSource.makeTimerSource(

@@ -50,11 +50,15 @@ enum GatedConnection {
   ///
   /// Dropping the subscription does not unsubscribe: what `connect` started lives until
   /// `unsubscribe()`.
+  ///
+  /// The gate is made only once `connect` is, so that a producer's core that throws while it
+  /// is made (bad input) leaves no gate behind: a gate that refers to itself until it closes
+  /// (`DescriptorEvent.gate(next:status:)`) would otherwise leak.
   static func subscription<Event: Sendable, Failure: Error>(
-    _ gate: ObserverGate<Event>,
+    _ gate: @autoclosure () -> ObserverGate<Event>,
     _ connect: (ObserverGate<Event>) throws(Failure) -> Disconnect
   ) throws(Failure) -> Subscription {
-    Subscription(try Self.connect(gate, connect))
+    Subscription(try Self.connect(gate(), connect))
   }
 
   /// The actor form: a stream each of whose subscriptions connects a gate to its observer,

@@ -21,6 +21,10 @@ import Multicast
 ///   `@MainActor` types), and its ticks are delivered on that actor. Code that is not isolated
 ///   to an actor cannot make a stream. The stream is not `Sendable`: subscribe and unsubscribe
 ///   on the actor that made it.
+/// - Where the alarm fires: ``every(_:leeway:clock:on:_:)``, ``every(seconds:leeway:clock:on:_:)``
+///   and ``after(_:leeway:clock:on:_:)`` with `.sendingThread` subscribe a `@Sendable` closure,
+///   from any isolation, that runs on the thread where the clock's alarm fires (the timer's
+///   queue; the advancing task of a ``ManualClock``), with no thread switch by the package.
 /// - Unsubscribe cancels the timer and releases it; once `unsubscribe()` returns, no tick is
 ///   delivered, including a tick that fired and waits for the actor.
 /// - A busy actor: each fire of the timer is one tick, delivered in order once the actor is
@@ -83,9 +87,10 @@ public enum Timers {
     clock: some Clock<Duration> = ContinuousClock(),
     isolation: isolated any Actor = #isolation
   ) -> ValueObservable<Tick> {
-    let interval = min(max(interval, minimumInterval), maximumInterval)
-    return stream(
-      after: interval, repeating: interval, leeway: leeway, clock: clock, isolation: isolation)
+    let interval = clamped(interval)
+    return GatedConnection.stream(isolation: isolation) { gate in
+      start(gate, on: isolation, after: interval, repeating: interval, leeway: leeway, clock: clock)
+    }
   }
 
   /// A stream that ticks every `seconds` seconds on `clock`; for intervals computed as
@@ -104,10 +109,7 @@ public enum Timers {
     clock: some Clock<Duration> = ContinuousClock(),
     isolation: isolated any Actor = #isolation
   ) throws(TimerError) -> ValueObservable<Tick> {
-    guard seconds.isFinite else { throw .notFinite(seconds) }
-    // Clamped in Double first, so that converting to `Duration` cannot overflow.
-    let interval = Duration.seconds(min(max(seconds, 0), maximumSeconds))
-    return every(interval, leeway: leeway, clock: clock, isolation: isolation)
+    every(try interval(seconds: seconds), leeway: leeway, clock: clock, isolation: isolation)
   }
 
   /// A stream that ticks once, `delay` after each subscription on `clock`, then releases its
@@ -129,33 +131,138 @@ public enum Timers {
     clock: some Clock<Duration> = ContinuousClock(),
     isolation: isolated any Actor = #isolation
   ) -> ValueObservable<Tick> {
-    stream(after: delay, repeating: nil, leeway: leeway, clock: clock, isolation: isolation)
+    GatedConnection.stream(isolation: isolation) { gate in
+      start(gate, on: isolation, after: delay, repeating: nil, leeway: leeway, clock: clock)
+    }
+  }
+
+  /// Subscribes `next` to a timer that ticks every `interval` on `clock`, first after one
+  /// `interval`, to run on the thread where the clock's alarm fires: no thread switch by the
+  /// package.
+  ///
+  /// ```swift
+  /// let beats = LockedState(0)
+  /// let heartbeat = Timers.every(.seconds(5), on: .sendingThread) { _ in
+  ///   beats.withLock { $0 += 1 }
+  /// }
+  /// ```
+  ///
+  /// The spelling and the contract of `subscribe(on: .sendingThread)` on a `SendableEmitter`,
+  /// for code with no actor to run on (a server, a command-line tool):
+  ///
+  /// - Threading: callable from any isolation. `next` is `@Sendable` and runs where the alarm
+  ///   fires: on `ContinuousClock` and `SuspendingClock`, the serial queue of the subscription's
+  ///   `DispatchSourceTimer`; on a ``ManualClock``, the task that calls
+  ///   ``ManualClock/advance(by:isolation:)``, before it returns; on any other clock, a task on
+  ///   the global executor that sleeps on it. One tick at a time, in order. Fires that Dispatch
+  ///   merged (a `next` slower than the interval) are one tick with `merged` above 1.
+  /// - Intervals and leeway: clamped as for ``every(_:leeway:clock:isolation:)``; no `Duration`
+  ///   is refused.
+  /// - Lifetime: the timer starts now and runs until `unsubscribe()`, which cancels and
+  ///   releases it, from any thread, `next` included; no call of `next` begins after it returns
+  ///   (one under way on another thread may finish). Dropping the subscription does not
+  ///   unsubscribe: the timer then ticks for the life of the process.
+  ///
+  /// - Parameters:
+  ///   - interval: Time between ticks, clamped to ``minimumInterval``...``maximumInterval``.
+  ///   - leeway: How late the clock may fire to save power; zero by default (a negative one
+  ///     is zero).
+  ///   - clock: The clock that measures `interval`: `ContinuousClock` by default; a test
+  ///     passes a ``ManualClock``.
+  ///   - delivery: `.sendingThread`.
+  ///   - next: Called with each tick, where the alarm fires.
+  /// - Returns: The subscription.
+  public static func every(
+    _ interval: Duration,
+    leeway: Duration = .zero,
+    clock: some Clock<Duration> = ContinuousClock(),
+    on delivery: SynchronousDelivery,
+    _ next: @escaping @Sendable (Tick) -> Void
+  ) -> Subscription {
+    let interval = clamped(interval)
+    return GatedConnection.subscription(ObserverGate(next)) { gate in
+      start(gate, on: nil, after: interval, repeating: interval, leeway: leeway, clock: clock)
+    }
+  }
+
+  /// Subscribes `next` to a timer that ticks every `seconds` seconds on `clock`, to run where the
+  /// clock's alarm fires; for intervals computed as `Double` (see
+  /// ``every(_:leeway:clock:on:_:)`` for the threading and the lifetime).
+  ///
+  /// - Throws: ``TimerError/notFinite(_:)`` for NaN or infinity of either sign, quoting
+  ///   `seconds`; nothing is started then.
+  /// - Parameters:
+  ///   - seconds: Time between ticks, clamped as ``every(seconds:leeway:clock:isolation:)``
+  ///     says.
+  ///   - leeway: How late the clock may fire to save power; zero by default.
+  ///   - clock: The clock that measures the interval: `ContinuousClock` by default.
+  ///   - delivery: `.sendingThread`.
+  ///   - next: Called with each tick, where the alarm fires.
+  /// - Returns: The subscription.
+  public static func every(
+    seconds: Double,
+    leeway: Duration = .zero,
+    clock: some Clock<Duration> = ContinuousClock(),
+    on delivery: SynchronousDelivery,
+    _ next: @escaping @Sendable (Tick) -> Void
+  ) throws(TimerError) -> Subscription {
+    every(try interval(seconds: seconds), leeway: leeway, clock: clock, on: delivery, next)
+  }
+
+  /// Subscribes `next` to a timer that ticks once, `delay` after now on `clock`, to run where the
+  /// clock's alarm fires; the timer is released after it fires (see
+  /// ``every(_:leeway:clock:on:_:)`` for the threading).
+  ///
+  /// `unsubscribe()` before the tick cancels it: no call of `next` begins after it returns.
+  ///
+  /// - Parameters:
+  ///   - delay: Time until the tick, clamped to zero...``maximumInterval``.
+  ///   - leeway: How late the clock may fire to save power; zero by default.
+  ///   - clock: The clock that measures `delay`: `ContinuousClock` by default.
+  ///   - delivery: `.sendingThread`.
+  ///   - next: Called with the tick, where the alarm fires.
+  /// - Returns: The subscription.
+  public static func after(
+    _ delay: Duration,
+    leeway: Duration = .zero,
+    clock: some Clock<Duration> = ContinuousClock(),
+    on delivery: SynchronousDelivery,
+    _ next: @escaping @Sendable (Tick) -> Void
+  ) -> Subscription {
+    GatedConnection.subscription(ObserverGate(next)) { gate in
+      start(gate, on: nil, after: delay, repeating: nil, leeway: leeway, clock: clock)
+    }
   }
 
   private static let maximumSeconds = Double(maximumInterval.components.seconds)
 
-  /// A stream whose every subscription starts an alarm on `clock` that first fires after
-  /// `delay`, then every `interval` when one is given.
-  private static func stream(
+  /// A repeating interval clamped to ``minimumInterval``...``maximumInterval``.
+  private static func clamped(_ interval: Duration) -> Duration {
+    min(max(interval, minimumInterval), maximumInterval)
+  }
+
+  /// `seconds` as an interval, clamped; NaN and infinities are refused.
+  private static func interval(seconds: Double) throws(TimerError) -> Duration {
+    guard seconds.isFinite else { throw .notFinite(seconds) }
+    // Clamped in Double first, so that converting to `Duration` cannot overflow.
+    return Duration.seconds(min(max(seconds, 0), maximumSeconds))
+  }
+
+  /// The core of every form: starts one subscription's alarm on `clock`, which first fires after
+  /// `delay`, then every `interval` when one is given, and sends each fire's tick to `gate`
+  /// (bound to `actor`, or nil for a `@Sendable` gate); returns what cancels it. A one-shot
+  /// alarm lets its timer go by itself once it has fired.
+  private static func start(
+    _ gate: ObserverGate<Tick>,
+    on actor: (any Actor)?,
     after delay: Duration,
     repeating interval: Duration?,
     leeway: Duration,
-    clock: some Clock<Duration>,
-    isolation: isolated any Actor
-  ) -> ValueObservable<Tick> {
-    ValueObservable { observer in
-      // The disconnect may run on any thread (a `Subscription` is `Sendable`), and a one-shot
-      // alarm cancels itself on the actor: whichever comes first takes the alarm.
-      let alarm = LockedState<(any Alarm)?>(nil)
-      var tickCount = 0  // touched only on the actor, by the alarm's closure
-      let made = makeAlarm(clock: clock, leeway: leeway, isolation: isolation) { merged in
-        tickCount += merged
-        if interval == nil { alarm.withLock { $0.take() }?.cancel() }  // lets its timer go
-        observer.next(Tick(index: tickCount, merged: merged))
-      }
-      alarm.withLock { $0 = made }
-      made.arm(after: delay, repeating: interval)
-      return { alarm.withLock { $0.take() }?.cancel() }
-    }
+    clock: some Clock<Duration>
+  ) -> Disconnect {
+    let alarm = makeAlarm(
+      clock: clock, leeway: leeway, firing: gate, on: actor, once: interval == nil)
+    alarm.arm(after: delay, repeating: interval)
+    return alarm.cancel
   }
 }

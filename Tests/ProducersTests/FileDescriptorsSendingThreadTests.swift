@@ -186,4 +186,87 @@ import Testing
     }
     #expect(isOpen(pipe.read))
   }
+
+  @Test func readinessIsReportedOnThePollerThreadWhileTheMainActorIsBlocked() async throws {
+    let pipe = Pipe()
+    defer { close(pipe.write) }
+    let reports = Recorder<Int>()
+    let onMainActor = Recorder<Bool>()
+    let subscription = try FileDescriptors.readable(
+      pipe.read, ownership: .streamCloses, on: .sendingThread
+    ) { available in
+      onMainActor.record(MainQueue.isCurrent)
+      reports.record(available)
+      // Read what is there, as a subscriber must, or the report comes again at once.
+      var buffer = [UInt8](repeating: 0, count: max(available, 1))
+      _ = read(pipe.read, &buffer, buffer.count)
+    }
+    // The main actor is held until the report arrives: one that hopped to it could not.
+    let arrived = await MainActor.run {
+      pipe.send("abc")
+      return reports.wait(forCount: 1, seconds: 60)
+    }
+    #expect(arrived)
+    #expect(reports.values.first == 3)
+    #expect(!onMainActor.values.contains(true))
+    subscription.unsubscribe()
+  }
+
+  @Test func aReadinessSubscriberMayUnsubscribeItselfAndHearsNothingAfter() async throws {
+    let pipe = Pipe()
+    defer {
+      close(pipe.read)
+      close(pipe.write)
+    }
+    for events in ["readable", "writable"] {
+      let reports = Recorder<Int>()
+      let own = LockedState<Subscription?>(nil)
+      // How many reports had come when the subscriber's unsubscribe returned.
+      let heardWhenUnsubscribed = Recorder<Int>()
+      let next: @Sendable (Int) -> Void = { room in
+        reports.record(room)
+        // Neither read nor written: the descriptor stays ready, and only the unsubscribe
+        // keeps the report from coming again (a writable pipe is ready before `own` is set).
+        guard let subscription = own.withLock({ $0 }) else { return }
+        subscription.unsubscribe()
+        heardWhenUnsubscribed.record(reports.count)
+      }
+      let subscription =
+        events == "readable"
+        ? try FileDescriptors.readable(
+          pipe.read, ownership: .callerCloses, on: .sendingThread, next)
+        : try FileDescriptors.writable(
+          pipe.write, ownership: .callerCloses, on: .sendingThread, next)
+      own.withLock { $0 = subscription }
+      if events == "readable" { pipe.send("a") }
+      #expect(await heardWhenUnsubscribed.arrival(ofCount: 1))
+      try await Task.sleep(for: .milliseconds(50))
+      #expect(
+        [reports.count] == heardWhenUnsubscribed.values, "\(events): nothing after the unsubscribe")
+      if events == "writable" { #expect(reports.values.first ?? 0 > 0) }
+    }
+  }
+
+  @Test func readinessOfTheWrongDirectionIsThrownAndTheDescriptorStaysTheirOwners() {
+    let pipe = Pipe()
+    defer {
+      close(pipe.read)
+      close(pipe.write)
+    }
+    #expect(throws: FileDescriptorError.notReadable(pipe.write)) {
+      try FileDescriptors.readable(pipe.write, ownership: .streamCloses, on: .sendingThread) {
+        _ in
+      }
+    }
+    #expect(throws: FileDescriptorError.notWritable(pipe.read)) {
+      try FileDescriptors.writable(pipe.read, ownership: .streamCloses, on: .sendingThread) {
+        _ in
+      }
+    }
+    #expect(throws: FileDescriptorError.negative(-1)) {
+      try FileDescriptors.readable(-1, ownership: .streamCloses, on: .sendingThread) { _ in }
+    }
+    #expect(isOpen(pipe.read))
+    #expect(isOpen(pipe.write))
+  }
 }

@@ -13,19 +13,27 @@ final class DispatchAlarm: Alarm {
   // at once), which the Dispatch overlay does not say with `Sendable`; the event handler reads
   // `data` only inside itself, as Dispatch requires.
   private nonisolated(unsafe) let timer: any DispatchSourceTimer
-  private let gate: ObserverGate<Int>
+  private let gate: ObserverGate<Tick>
   private let leeway: DispatchTimeInterval
 
   /// A disarmed alarm whose fires go to `gate`, at most `leeway` late, from a timer on `queue`
-  /// (a new serial queue of its own by default).
-  init(gate: ObserverGate<Int>, leeway: Duration, queue: DispatchQueue? = nil) {
+  /// (a new serial queue of its own by default). With `once`, the timer is cancelled after its
+  /// first fire (the tick still reaches the gate), and the alarm cannot be armed again.
+  init(
+    gate: ObserverGate<Tick>, leeway: Duration, queue: DispatchQueue? = nil, once: Bool = false
+  ) {
     self.gate = gate
     self.leeway = Self.dispatchInterval(clampedInterval(leeway))
     let timer = DispatchSource.makeTimerSource(
       queue: queue ?? DispatchQueue(label: "IndefiniteObservable.Alarm"))
     LiveResources.opened(.dispatchSources)
-    // The handler holds the timer until `cancel`, when Dispatch releases its handlers.
-    timer.setEventHandler { [timer, gate] in gate.send(max(1, Int(timer.data))) }
+    // The handler holds the timer until `cancel`, when Dispatch releases its handlers. A gate
+    // made from a `@Sendable` closure runs it here, on the timer's queue.
+    let fires = FireCount()
+    timer.setEventHandler { [timer, gate] in
+      gate.send(fires.tick(merged: max(1, Int(timer.data))))
+      if once { timer.cancel() }
+    }
     timer.setCancelHandler { LiveResources.closed(.dispatchSources) }
     timer.schedule(deadline: .distantFuture, repeating: .never)
     // Activated at once: a source that was never activated crashes when it is released.

@@ -55,7 +55,8 @@ public final class ManualClock: Clock, Sendable {
 
   /// What runs at a deadline: an alarm's fire, on its actor, or a sleeping task's wake.
   private enum Work {
-    case fire(ObserverGate<Int>, on: any Actor, repeating: Duration?)
+    // The gate, its actor (nil for a `@Sendable` gate) and the alarm's count of fires.
+    case fire(ObserverGate<Tick>, on: (any Actor)?, FireCount, repeating: Duration?)
     case wake(CheckedContinuation<Void, any Error>)
   }
 
@@ -120,7 +121,7 @@ public final class ManualClock: Clock, Sendable {
       switch entry.work {
       case .wake(let continuation):
         continuation.resume()
-      case .fire(let gate, let actor, let interval):
+      case .fire(let gate, let actor, let fires, let interval):
         if let interval {
           state.withLock { state in
             // Re-armed for the next fire unless the delivery below re-arms or cancels it.
@@ -129,16 +130,20 @@ public final class ManualClock: Clock, Sendable {
               work: entry.work)
           }
         }
-        await Self.fire(gate, on: actor)
+        if let actor {
+          await Self.fire(gate, fires.tick(), on: actor)
+        } else {
+          gate.send(fires.tick())  // a `@Sendable` gate: runs on this thread
+        }
       }
     }
     state.withLock { $0.now = max($0.now, target) }
   }
 
-  /// Sends one fire to `gate` on `actor`: the gate's closure runs now, since this is isolated
-  /// to the gate's actor.
-  private static func fire(_ gate: ObserverGate<Int>, on actor: isolated any Actor) {
-    gate.send(1)
+  /// Sends `tick` to `gate` on `actor`: the gate's closure runs now, since this is isolated to
+  /// the gate's actor.
+  private static func fire(_ gate: ObserverGate<Tick>, _ tick: Tick, on actor: isolated any Actor) {
+    gate.send(tick)
   }
 
   /// Suspends until the clock reaches `deadline` (at once when it has), or throws
@@ -172,15 +177,15 @@ public final class ManualClock: Clock, Sendable {
     }
   }
 
-  /// An alarm of this clock, firing `gate` on `isolation`.
-  func alarm(isolation: any Actor, gate: ObserverGate<Int>) -> any Alarm {
+  /// An alarm of this clock, firing `gate` on `isolation` (nil: on the advancing thread).
+  func alarm(isolation: (any Actor)?, gate: ObserverGate<Tick>) -> any Alarm {
     ManualAlarm(clock: self, key: state.withLock { $0.number() }, isolation: isolation, gate: gate)
   }
 
-  /// Puts the alarm `key` at `delay` after now, or takes it off (`delay` nil).
+  /// Puts `alarm` at `delay` after now, or takes it off (`delay` nil).
   fileprivate func set(
-    _ key: Int, after delay: Duration?, repeating interval: Duration?, gate: ObserverGate<Int>,
-    on actor: any Actor
+    _ key: Int, after delay: Duration?, repeating interval: Duration?, gate: ObserverGate<Tick>,
+    on actor: (any Actor)?, fires: FireCount
   ) {
     state.withLock { state in
       guard let delay else {
@@ -189,7 +194,7 @@ public final class ManualClock: Clock, Sendable {
       }
       state.entries[key] = Entry(
         deadline: state.now.advanced(by: clampedInterval(delay)), order: state.number(),
-        work: .fire(gate, on: actor, repeating: interval.map(clampedInterval)))
+        work: .fire(gate, on: actor, fires, repeating: interval.map(clampedInterval)))
     }
   }
 }
@@ -198,10 +203,12 @@ public final class ManualClock: Clock, Sendable {
 private final class ManualAlarm: Alarm {
   private let clock: ManualClock
   private let key: Int
-  private let isolation: any Actor
-  private let gate: ObserverGate<Int>
+  // The gate's actor; nil for a `@Sendable` gate, fired on the advancing thread.
+  private let isolation: (any Actor)?
+  private let gate: ObserverGate<Tick>
+  private let fires = FireCount()
 
-  init(clock: ManualClock, key: Int, isolation: any Actor, gate: ObserverGate<Int>) {
+  init(clock: ManualClock, key: Int, isolation: (any Actor)?, gate: ObserverGate<Tick>) {
     self.clock = clock
     self.key = key
     self.isolation = isolation
@@ -209,13 +216,14 @@ private final class ManualAlarm: Alarm {
   }
 
   func arm(after delay: Duration, repeating interval: Duration?) {
-    clock.set(key, after: delay, repeating: interval, gate: gate, on: isolation)
+    clock.set(
+      key, after: delay, repeating: interval, gate: gate, on: isolation, fires: fires)
   }
 
   var isCancelled: Bool { gate.isClosed }
 
   func cancel() {
     gate.close()
-    clock.set(key, after: nil, repeating: nil, gate: gate, on: isolation)
+    clock.set(key, after: nil, repeating: nil, gate: gate, on: isolation, fires: fires)
   }
 }

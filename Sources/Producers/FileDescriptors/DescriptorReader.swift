@@ -60,16 +60,6 @@ final class DescriptorReader<Value: Sendable, State: Sendable>: Sendable {
     LiveResources.opened(.producerObservers)
   }
 
-  /// Takes over `fd` for a subscription of `observer`, which is called on `isolation` only.
-  convenience init(
-    holder: DescriptorHolder, fd: Int32, state: State,
-    observer: DescriptorObserver<Value>, isolation: isolated any Actor
-  ) {
-    self.init(
-      holder: holder, fd: fd, state: state,
-      observer: DescriptorEvent.gate(to: observer, isolation: isolation))
-  }
-
   deinit { LiveResources.closed(.producerObservers) }
 
   /// Whether the subscription has ended: no delivery begins once it has.

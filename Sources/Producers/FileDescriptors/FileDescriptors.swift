@@ -39,10 +39,11 @@ import Multicast
 ///   from the actor. Code that is not isolated to an actor cannot make a stream. Subscribe and
 ///   unsubscribe on the actor that made the stream (the stream is not `Sendable`); once
 ///   `unsubscribe()` returns, nothing more is delivered.
-/// - On the reading thread: ``bytes(of:ownership:on:next:status:)`` and
-///   ``lines(of:ownership:maximumLineLength:on:next:status:)`` with `.sendingThread` subscribe
-///   `@Sendable` closures, from any isolation, that run where the reading happens, with no
-///   thread switch by the package.
+/// - On the reading thread: ``bytes(of:ownership:on:next:status:)``,
+///   ``lines(of:ownership:maximumLineLength:on:next:status:)``, ``readable(_:ownership:on:_:)``
+///   and ``writable(_:ownership:on:_:)`` with `.sendingThread` subscribe `@Sendable` closures,
+///   from any isolation, that run where the reading (or the wait) happens, with no thread
+///   switch by the package.
 /// - Pipes, sockets, terminals and devices are read from the start of the subscription, and,
 ///   whenever they have nothing for now, again as data arrives (the poller's `poll` says
 ///   when); end of file is reported once on the status channel and reading stops. A device that
@@ -234,9 +235,9 @@ public enum FileDescriptors {
     next: @escaping @Sendable ([UInt8]) -> Void,
     status: @escaping @Sendable (DescriptorStatus) -> Void = { _ in }
   ) throws(FileDescriptorError) -> Subscription {
-    try readingOnSendingThread(
-      fd, ownership: ownership, chunkSize: 65_536, decoder: ByteChunks(), next: next,
-      status: status)
+    try GatedConnection.subscription(
+      DescriptorEvent.gate(next: next, status: status),
+      try reader(fd, ownership: ownership, refill: .none, chunkSize: 65_536) { ByteChunks() })
   }
 
   /// Subscribes `next` and `status` to the lines of text read from `fd`, to run on the thread
@@ -263,9 +264,11 @@ public enum FileDescriptors {
     status: @escaping @Sendable (DescriptorStatus) -> Void = { _ in }
   ) throws(FileDescriptorError) -> Subscription {
     let splitter = try lineSplitter(maximumLineLength)
-    return try readingOnSendingThread(
-      fd, ownership: ownership, chunkSize: 4_096, decoder: LineDecoder(splitter: splitter),
-      next: next, status: status)
+    return try GatedConnection.subscription(
+      DescriptorEvent.gate(next: next, status: status),
+      try reader(fd, ownership: ownership, refill: .none, chunkSize: 4_096) {
+        LineDecoder(splitter: splitter)
+      })
   }
 
   /// A stream that delivers each time `fd` is readable, with the number of bytes a read would
@@ -283,8 +286,10 @@ public enum FileDescriptors {
     ownership: DescriptorOwnership,
     isolation: isolated any Actor = #isolation
   ) throws(FileDescriptorError) -> DescriptorObservable<Int> {
-    try validate(fd, direction: O_WRONLY, error: .notReadable(fd), allowDirectory: false)
-    return readiness(fd, ownership: ownership, events: Int16(POLLIN), isolation: isolation)
+    let connect = try readiness(
+      fd, ownership: ownership, events: Int16(POLLIN), direction: O_WRONLY,
+      error: .notReadable(fd))
+    return stream(isolation: isolation, connect)
   }
 
   /// A stream that delivers each time `fd` can be written without blocking, with an estimate of
@@ -301,8 +306,89 @@ public enum FileDescriptors {
     ownership: DescriptorOwnership,
     isolation: isolated any Actor = #isolation
   ) throws(FileDescriptorError) -> DescriptorObservable<Int> {
-    try validate(fd, direction: O_RDONLY, error: .notWritable(fd), allowDirectory: false)
-    return readiness(fd, ownership: ownership, events: Int16(POLLOUT), isolation: isolation)
+    let connect = try readiness(
+      fd, ownership: ownership, events: Int16(POLLOUT), direction: O_RDONLY,
+      error: .notWritable(fd))
+    return stream(isolation: isolation, connect)
+  }
+
+  /// Subscribes `next` to the readiness of `fd` for reading, to run on the poller's thread that
+  /// saw it: each time `fd` is readable, with the number of bytes a read would return now (0 at
+  /// end of file). No thread switch by the package.
+  ///
+  /// ```swift
+  /// let reading = try FileDescriptors.readable(
+  ///   socket, ownership: .callerCloses, on: .sendingThread
+  /// ) { available in
+  ///   // read(socket, ...) here, on the poller's thread
+  /// }
+  /// ```
+  ///
+  /// You read the descriptor yourself in `next`; until you do, `next` is called again, as soon
+  /// as it returns. A pipe at end of file stays readable, so unsubscribe when your read returns
+  /// 0. Regular files are always readable.
+  ///
+  /// - Threading: callable from any isolation. `next` is `@Sendable` and runs on the package's
+  ///   poller thread, one call at a time; the next wait begins once it has returned. Keep it
+  ///   short and never blocking: it holds up every descriptor the poller watches.
+  /// - Lifetime and ownership: as for the stream (``readable(_:ownership:isolation:)``), for this
+  ///   one subscription: `unsubscribe()`, from any thread, `next` included, ends the wait; no
+  ///   call begins after it returns (one under way on another thread may finish), and the
+  ///   descriptor (the stream's, with ``DescriptorOwnership/streamCloses``, or the
+  ///   subscription's duplicate) is closed once the poller has let go of it. Dropping the
+  ///   subscription does not unsubscribe.
+  ///
+  /// - Throws: ``FileDescriptorError`` for a negative, closed, never-opened, directory or
+  ///   write-only descriptor, and ``FileDescriptorError/duplicateFailed(_:_:)`` when the
+  ///   duplicate of a descriptor that ``DescriptorOwnership/callerCloses`` cannot be made;
+  ///   nothing is watched then.
+  /// - Parameters:
+  ///   - fd: An open descriptor that can be read.
+  ///   - ownership: Whether the subscription closes `fd` (see ``DescriptorOwnership``).
+  ///   - delivery: `.sendingThread`.
+  ///   - next: Called with the bytes a read would return, on the poller's thread.
+  /// - Returns: The subscription.
+  public static func readable(
+    _ fd: Int32,
+    ownership: DescriptorOwnership,
+    on delivery: SynchronousDelivery,
+    _ next: @escaping @Sendable (Int) -> Void
+  ) throws(FileDescriptorError) -> Subscription {
+    try GatedConnection.subscription(
+      DescriptorEvent.gate(next: next, status: { _ in }),
+      try readiness(
+        fd, ownership: ownership, events: Int16(POLLIN), direction: O_WRONLY,
+        error: .notReadable(fd)))
+  }
+
+  /// Subscribes `next` to the readiness of `fd` for writing, to run on the poller's thread that
+  /// saw it: each time `fd` can be written without blocking, with an estimate of the room for
+  /// writing (the free space of a pipe on Linux, 1 otherwise). No thread switch by the package.
+  ///
+  /// Unsubscribe when you have nothing more to write, or `next` keeps being called. See
+  /// ``readable(_:ownership:on:_:)`` for the threading and the lifetime.
+  ///
+  /// - Throws: ``FileDescriptorError`` for a negative, closed, never-opened, directory or
+  ///   read-only descriptor, and ``FileDescriptorError/duplicateFailed(_:_:)`` when the
+  ///   duplicate of a descriptor that ``DescriptorOwnership/callerCloses`` cannot be made;
+  ///   nothing is watched then.
+  /// - Parameters:
+  ///   - fd: An open descriptor that can be written.
+  ///   - ownership: Whether the subscription closes `fd` (see ``DescriptorOwnership``).
+  ///   - delivery: `.sendingThread`.
+  ///   - next: Called with the room for writing, on the poller's thread.
+  /// - Returns: The subscription.
+  public static func writable(
+    _ fd: Int32,
+    ownership: DescriptorOwnership,
+    on delivery: SynchronousDelivery,
+    _ next: @escaping @Sendable (Int) -> Void
+  ) throws(FileDescriptorError) -> Subscription {
+    try GatedConnection.subscription(
+      DescriptorEvent.gate(next: next, status: { _ in }),
+      try readiness(
+        fd, ownership: ownership, events: Int16(POLLOUT), direction: O_RDONLY,
+        error: .notWritable(fd)))
   }
 
   /// Throws unless `fd` is open, not a directory, and not opened only in `direction`'s
@@ -318,6 +404,26 @@ public enum FileDescriptors {
     }
   }
 
+  /// The actor form of every descriptor stream: each subscription connects a gate to its
+  /// observer's two channels, bound to `isolation`; a subscription that cannot start (its
+  /// descriptor cannot be duplicated, or the stream closed it) is told on its status channel.
+  private static func stream<Value: Sendable>(
+    isolation: isolated any Actor,
+    _ connect:
+      @escaping (ObserverGate<DescriptorEvent<Value>>) throws(FileDescriptorError) ->
+      Disconnect
+  ) -> DescriptorObservable<Value> {
+    DescriptorObservable { observer in
+      let gate = DescriptorEvent.gate(to: observer, isolation: isolation)
+      do throws(FileDescriptorError) {
+        return try GatedConnection.connect(gate, connect)
+      } catch {
+        return report(error, to: observer, isolation: isolation)
+      }
+    }
+  }
+
+  /// An actor-bound reading stream of `fd`.
   private static func reading<Decoder: ChunkDecoder>(
     _ fd: Int32,
     ownership: DescriptorOwnership,
@@ -326,39 +432,34 @@ public enum FileDescriptors {
     isolation: isolated any Actor,
     decoder: @escaping () -> Decoder
   ) throws(FileDescriptorError) -> DescriptorObservable<Decoder.Value> {
+    let connect = try reader(
+      fd, ownership: ownership, refill: refill, chunkSize: chunkSize, decoder: decoder)
+    return stream(isolation: isolation, connect)
+  }
+
+  /// The core of every reading form: validates `fd`, and returns what connects one
+  /// subscriber's gate to a reader of its own (of the stream's descriptor, or a duplicate).
+  private static func reader<Decoder: ChunkDecoder>(
+    _ fd: Int32,
+    ownership: DescriptorOwnership,
+    refill: Refill,
+    chunkSize: Int,
+    decoder: @escaping () -> Decoder
+  ) throws(FileDescriptorError) -> Connect<DescriptorEvent<Decoder.Value>> {
     try validate(fd, direction: O_WRONLY, error: .notReadable(fd), allowDirectory: false)
     let holder = DescriptorHolder(fd: fd, ownership: ownership)
     let isRegular = (try? System.status(fd).get()).map(System.isRegular) ?? false
-    return DescriptorObservable { observer in
-      switch holder.acquire() {
-      case .success(let fd):
-        return connect(
-          fd, holder: holder, isRegular: isRegular, refill: refill, chunkSize: chunkSize,
-          decoder: decoder(), observer: DescriptorEvent.gate(to: observer, isolation: isolation))
-      case .failure(let failure): return report(failure, to: observer, isolation: isolation)
-      }
+    return { (gate) throws(FileDescriptorError) in
+      let acquired = try holder.acquire().get()
+      return connect(
+        acquired, holder: holder, isRegular: isRegular, refill: refill, chunkSize: chunkSize,
+        decoder: decoder(), observer: gate)
     }
   }
 
-  /// A subscription of `next` and `status`, on the threads that read (see
-  /// ``bytes(of:ownership:on:next:status:)``).
-  private static func readingOnSendingThread<Decoder: ChunkDecoder>(
-    _ fd: Int32,
-    ownership: DescriptorOwnership,
-    chunkSize: Int,
-    decoder: Decoder,
-    next: @escaping @Sendable (Decoder.Value) -> Void,
-    status: @escaping @Sendable (DescriptorStatus) -> Void
-  ) throws(FileDescriptorError) -> Subscription {
-    try validate(fd, direction: O_WRONLY, error: .notReadable(fd), allowDirectory: false)
-    let isRegular = (try? System.status(fd).get()).map(System.isRegular) ?? false
-    let holder = DescriptorHolder(fd: fd, ownership: ownership)
-    let acquired = try holder.acquire().get()
-    return Subscription(
-      connect(
-        acquired, holder: holder, isRegular: isRegular, refill: .none, chunkSize: chunkSize,
-        decoder: decoder, observer: DescriptorEvent.gate(next: next, status: status)))
-  }
+  /// What connects one subscriber's gate to a descriptor, or says why it cannot.
+  private typealias Connect<Event: Sendable> =
+    (ObserverGate<Event>) throws(FileDescriptorError) -> Disconnect
 
   /// Starts the reader of one subscription, of `fd`, acquired from `holder`, which hands what it
   /// reads to `observer`; returns its disconnect.
@@ -409,22 +510,21 @@ public enum FileDescriptors {
     }
   }
 
+  /// The core of the readiness forms: validates `fd`, and returns what connects one
+  /// subscriber's gate to a watcher of its own, which waits for `events`.
   private static func readiness(
     _ fd: Int32,
     ownership: DescriptorOwnership,
     events: Int16,
-    isolation: isolated any Actor
-  ) -> DescriptorObservable<Int> {
+    direction wrong: Int32,
+    error: FileDescriptorError
+  ) throws(FileDescriptorError) -> Connect<DescriptorEvent<Int>> {
+    try validate(fd, direction: wrong, error: error, allowDirectory: false)
     let holder = DescriptorHolder(fd: fd, ownership: ownership)
-    return DescriptorObservable { observer in
-      switch holder.acquire() {
-      case .success(let fd):
-        let watcher = ReadinessWatcher(
-          holder: holder, fd: fd, events: events, observer: observer, isolation: isolation)
-        return watcher.disconnect
-      case .failure(let failure):
-        return report(failure, to: observer, isolation: isolation)
-      }
+    return { (gate) throws(FileDescriptorError) in
+      let acquired = try holder.acquire().get()
+      return ReadinessWatcher(holder: holder, fd: acquired, events: events, observer: gate)
+        .disconnect
     }
   }
 

@@ -1,4 +1,5 @@
 import IndefiniteObservable
+import Multicast
 
 #if canImport(Darwin)
   import Darwin
@@ -9,9 +10,9 @@ import IndefiniteObservable
 #endif
 
 /// Delivers a descriptor's readiness for one subscription: it waits with ``DescriptorPoller``,
-/// reports from the poller's thread to the subscriber's actor (one thread switch), and once the
-/// subscriber has received the report, waits again (at once ready again, if the subscriber did
-/// not read or write).
+/// reports from the poller's thread to the subscriber's actor (one thread switch; none for a
+/// `.sendingThread` subscriber, which runs there), and once the subscriber has received the
+/// report, waits again (at once ready again, if the subscriber did not read or write).
 final class ReadinessWatcher: Sendable {
   private let reader: DescriptorReader<Int, Void>
   // `POLLIN` or `POLLOUT`.
@@ -22,12 +23,10 @@ final class ReadinessWatcher: Sendable {
     holder: DescriptorHolder,
     fd: Int32,
     events: Int16,
-    observer: DescriptorObserver<Int>,
-    isolation: isolated any Actor
+    observer: ObserverGate<DescriptorEvent<Int>>
   ) {
     self.events = events
-    reader = DescriptorReader(
-      holder: holder, fd: fd, state: (), observer: observer, isolation: isolation)
+    reader = DescriptorReader(holder: holder, fd: fd, state: (), observer: observer)
     waitForReadiness()
   }
 

@@ -53,7 +53,8 @@ public enum FileWatch {
   public static func changes(
     at path: String, isolation: isolated any Actor = #isolation
   ) throws(FileWatchError) -> ValueObservable<FileChange> {
-    try stream(FileWatcher(path: path, queue: privateQueue()), isolation: isolation)
+    let watch = connection(to: try FileWatcher(path: path, queue: privateQueue()))
+    return GatedConnection.stream(isolation: isolation, watch)
   }
 
   /// A stream of the changes to the file open as `fd`, wherever it is moved and even after it
@@ -72,7 +73,8 @@ public enum FileWatch {
   ) throws(FileWatchError) -> ValueObservable<FileChange> {
     guard fd >= 0 else { throw .descriptor(.negative(fd)) }
     guard System.isOpen(fd) else { throw .descriptor(.notOpen(fd)) }
-    return try stream(FileWatcher(descriptor: fd, queue: privateQueue()), isolation: isolation)
+    let watch = connection(to: try FileWatcher(descriptor: fd, queue: privateQueue()))
+    return GatedConnection.stream(isolation: isolation, watch)
   }
 
   /// Subscribes `next` to the changes at `path`, to run on the thread that reads them from the
@@ -112,7 +114,8 @@ public enum FileWatch {
     at path: String, on delivery: SynchronousDelivery,
     _ next: @escaping @Sendable (FileChange) -> Void
   ) throws(FileWatchError) -> Subscription {
-    subscribe(try FileWatcher(path: path, queue: privateQueue()), on: delivery, next)
+    let watch = connection(to: try FileWatcher(path: path, queue: privateQueue()))
+    return GatedConnection.subscription(ObserverGate(next), watch)
   }
 
   /// Subscribes `next` to the changes to the file open as `fd`, to run on the thread that reads
@@ -133,7 +136,8 @@ public enum FileWatch {
   ) throws(FileWatchError) -> Subscription {
     guard fd >= 0 else { throw .descriptor(.negative(fd)) }
     guard System.isOpen(fd) else { throw .descriptor(.notOpen(fd)) }
-    return subscribe(try FileWatcher(descriptor: fd, queue: privateQueue()), on: delivery, next)
+    let watch = connection(to: try FileWatcher(descriptor: fd, queue: privateQueue()))
+    return GatedConnection.subscription(ObserverGate(next), watch)
   }
 
   private static func privateQueue() -> DispatchQueue {
@@ -148,26 +152,15 @@ public enum FileWatch {
     return changes
   }
 
-  /// The subscription of `next` alone to a watch made for it, on the thread that sends the
-  /// watch's changes: it holds the watch, and lets it go when it ends.
-  private static func subscribe(
-    _ watcher: FileWatcher, on delivery: SynchronousDelivery,
-    _ next: @escaping @Sendable (FileChange) -> Void
-  ) -> Subscription {
-    let subscription = watcher.changes.subscribe(on: delivery, replayingLast: false, next)
-    return Subscription {
-      subscription.unsubscribe()
-      withExtendedLifetime(watcher) {}
-    }
-  }
-
-  /// The stream of a watch: each subscription is a subscription to the watch's emitter, bound
-  /// to `isolation`, and keeps the watch alive until it ends.
-  private static func stream(
-    _ watcher: FileWatcher, isolation: isolated any Actor
-  ) -> ValueObservable<FileChange> {
-    ValueObservable { observer in
-      let subscription = watcher.changes.subscribe(isolation: isolation, observer.next)
+  /// The core of both forms: what connects one subscriber's gate to `watcher`'s changes, sent
+  /// on the thread that read them; each connection keeps the watch alive until it ends.
+  private static func connection(
+    to watcher: FileWatcher
+  ) -> (ObserverGate<FileChange>) -> Disconnect {
+    { gate in
+      let subscription = watcher.changes.subscribe(on: .sendingThread, replayingLast: false) {
+        gate.send($0)
+      }
       return {
         subscription.unsubscribe()
         withExtendedLifetime(watcher) {}

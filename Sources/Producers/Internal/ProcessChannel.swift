@@ -14,6 +14,8 @@ final class ProcessChannel: Sendable {
   // Kept only so that the source lives as long as the channel; never used after `init`, so no
   // two threads ever touch it (the Dispatch overlay does not mark sources `Sendable`).
   private nonisolated(unsafe) let source: any DispatchSourceRead
+  // Set on `queue`, to tell whether a caller runs on it.
+  private let key = DispatchSpecificKey<UInt8>()
 
   /// Starts reading `fd`, a non-blocking descriptor, on a serial queue labelled `label`.
   init(fd: Int32, label: String, receive: @escaping @Sendable (UnsafeRawBufferPointer) -> Void) {
@@ -21,14 +23,19 @@ final class ProcessChannel: Sendable {
     self.receive = receive
     let queue = DispatchQueue(label: label)
     self.queue = queue
+    queue.setSpecific(key: key, value: 1)
     let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
     source.setEventHandler { [fd, receive] in Self.drain(fd, into: receive) }
     source.activate()
     self.source = source
   }
 
+  /// Whether the caller runs on the channel's queue (in `receive`, or code it called).
+  var isCurrent: Bool { DispatchQueue.getSpecific(key: key) != nil }
+
   /// Reads and hands on everything waiting in the descriptor now, on the channel's queue, and
-  /// returns once that is done: whatever was written before this call has been received.
+  /// returns once that is done: whatever was written before this call has been received. Not
+  /// on the channel's queue itself (see ``isCurrent``), which would wait for itself.
   func drainNow() {
     queue.sync { Self.drain(fd, into: receive) }
   }

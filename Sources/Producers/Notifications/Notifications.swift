@@ -20,6 +20,9 @@ import Multicast
 ///   the main thread to a main-actor stream is delivered before `post` returns; one posted on
 ///   another thread (or to a stream of another actor) is delivered after a hop, in the order
 ///   posted. Code that is not isolated to an actor cannot make a stream.
+/// - On the posting thread: ``named(_:object:center:on:_:)`` and
+///   ``named(_:object:center:on:transform:_:)`` with `.sendingThread` subscribe a `@Sendable`
+///   closure, from any isolation, that runs on the posting thread, before `post` returns.
 /// - Each subscription adds one block observer to the center and `unsubscribe()` removes it.
 ///   Unsubscribe on the stream's actor (the stream is not `Sendable`); once it returns, nothing
 ///   more is delivered, even when a post is in progress on another thread.
@@ -67,8 +70,96 @@ public enum Notifications {
     isolation: isolated any Actor = #isolation,
     _ transform: @escaping @Sendable (Notification) -> Value?
   ) -> ValueObservable<Value> {
+    GatedConnection.stream(
+      isolation: isolation,
+      connection(to: name, object: object, center: center, transform: transform))
+  }
+
+  /// Subscribes `next` to the names of the notifications named `name`, posted by `object` only
+  /// when it is given, to run on the posting thread, before `post` returns: no thread switch.
+  ///
+  /// ```swift
+  /// let changes = LockedState(0)
+  /// let counting = Notifications.named(.NSSystemClockDidChange, on: .sendingThread) { _ in
+  ///   changes.withLock { $0 += 1 }
+  /// }
+  /// ```
+  ///
+  /// The spelling and the contract of `subscribe(on: .sendingThread)` on a `SendableEmitter`,
+  /// for code with no actor to run on (a server, a command-line tool), and what
+  /// `addObserver(forName:object:queue: nil)` does, with a `Sendable` closure and an
+  /// unsubscribe that waits for nothing:
+  ///
+  /// - Threading: callable from any isolation. `next` is `@Sendable` and runs on each posting
+  ///   thread, inside `post`: at once on several threads when several post at once.
+  /// - Lifetime: one block observer is added now and removed by `unsubscribe()`, from any
+  ///   thread, `next` included; no call of `next` begins after it returns (one under way in a
+  ///   post on another thread may finish). Dropping the subscription does not unsubscribe. The
+  ///   center is kept until then; `object` is kept weakly, as for the stream.
+  ///
+  /// - Parameters:
+  ///   - name: The notification name.
+  ///   - object: Only notifications whose `object` is this instance are delivered; nil delivers
+  ///     every sender's. Kept weakly.
+  ///   - center: The center to observe; `.default` unless given.
+  ///   - delivery: `.sendingThread`.
+  ///   - next: Called with the name of each notification, on the posting thread.
+  /// - Returns: The subscription.
+  public static func named(
+    _ name: Notification.Name,
+    object: AnyObject? = nil,
+    center: NotificationCenter = .default,
+    on delivery: SynchronousDelivery,
+    _ next: @escaping @Sendable (Notification.Name) -> Void
+  ) -> Subscription {
+    named(name, object: object, center: center, on: delivery, transform: { $0.name }, next)
+  }
+
+  /// Subscribes `next` to what `transform` takes out of the notifications named `name`, posted
+  /// by `object` only when it is given, to run on the posting thread, before `post` returns
+  /// (see ``named(_:object:center:on:_:)`` for the threading and the lifetime).
+  ///
+  /// ```swift
+  /// let total = LockedState(0)
+  /// let counting = Notifications.named(
+  ///   .downloadFinished, on: .sendingThread, transform: { $0.userInfo?["bytes"] as? Int }
+  /// ) { bytes in total.withLock { $0 += bytes } }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - name: The notification name.
+  ///   - object: Only notifications whose `object` is this instance are delivered; nil delivers
+  ///     every sender's. Kept weakly.
+  ///   - center: The center to observe; `.default` unless given.
+  ///   - delivery: `.sendingThread`.
+  ///   - transform: Runs on the posting thread; returns the value to deliver, or nil to
+  ///     deliver nothing for this notification.
+  ///   - next: Called with each value, on the posting thread, after `transform`.
+  /// - Returns: The subscription.
+  public static func named<Value: Sendable>(
+    _ name: Notification.Name,
+    object: AnyObject? = nil,
+    center: NotificationCenter = .default,
+    on delivery: SynchronousDelivery,
+    transform: @escaping @Sendable (Notification) -> Value?,
+    _ next: @escaping @Sendable (Value) -> Void
+  ) -> Subscription {
+    GatedConnection.subscription(
+      ObserverGate(next),
+      connection(to: name, object: object, center: center, transform: transform))
+  }
+
+  /// The core of every form: what connects one subscriber's gate to a block observer of its own
+  /// on `center`, which sends what `transform` takes out of each notification, on the posting
+  /// thread.
+  private static func connection<Value: Sendable>(
+    to name: Notification.Name,
+    object: AnyObject?,
+    center: NotificationCenter,
+    transform: @escaping @Sendable (Notification) -> Value?
+  ) -> (ObserverGate<Value>) -> Disconnect {
     let filter = WeakObject(object)
-    return ValueObservable { observer in
+    return { gate in
       let sender: AnyObject?
       if filter.wasGiven {
         guard let alive = filter.object else { return noopDisconnect }  // nothing can match
@@ -76,15 +167,11 @@ public enum Notifications {
       } else {
         sender = nil
       }
-      let gate = ObserverGate(isolation: isolation, observer.next)
       let delivery = NotificationDelivery(gate, object: sender, transform: transform)
       let token = center.addObserver(forName: name, object: sender, queue: nil) { notification in
         delivery.receive(notification)
       }
-      return {
-        gate.close()
-        center.removeObserver(token)
-      }
+      return { center.removeObserver(token) }
     }
   }
 }

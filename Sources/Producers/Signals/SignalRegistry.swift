@@ -17,7 +17,8 @@ import Multicast
 /// The handler only writes a signal's number to the pipe; everything else happens here, outside
 /// signal context. The pipe is read on one serial queue, which looks each number up and sends
 /// the signal to the gates of that number only: a delivery costs a dictionary lookup, and hops
-/// only to the actors of the subscribers that asked for it (one hop each). A subscription to
+/// only to the actors of the subscribers that asked for it (one hop each); a `.sendingThread`
+/// subscriber's gate runs it on that queue, with no hop. A subscription to
 /// several signals has one gate, under each of its numbers, so it receives them in the order
 /// they arrived.
 final class SignalRegistry: Sendable {
@@ -69,23 +70,20 @@ final class SignalRegistry: Sendable {
     for gate in gates { gate.send(signal) }
   }
 
-  /// Subscribes `next` to the deliveries of `signals`, on `isolation`, installing the handler of
-  /// each signal that had none.
+  /// Connects `gate` to the deliveries of `signals`, installing the handler of each signal that
+  /// had none; the disconnect returned removes it, and restores the disposition of each signal
+  /// it was the last subscriber of (``GatedConnection`` closes the gate before).
   ///
   /// Deliveries already in the pipe go to the earlier subscribers first, so a new subscription
-  /// does not receive a signal that was handled before it subscribed. Once this returns, a
-  /// signal sent to the process reaches the subscriber.
-  func subscribe(
-    to signals: Set<Int32>,
-    isolation: isolated any Actor,
-    _ next: @escaping (UnixSignal) -> Void
-  ) -> Disconnect {
-    state.withLock { $0.channel }?.drainNow()
-    let gate = ObserverGate(isolation: isolation, next)
+  /// does not receive a signal that was handled before it subscribed; a subscription made on
+  /// the reading queue itself (by a `.sendingThread` subscriber, while it receives a signal)
+  /// may receive the signals read with that one. Once this returns, a signal sent to the
+  /// process reaches the subscriber.
+  func connect(_ gate: ObserverGate<UnixSignal>, to signals: Set<Int32>) -> Disconnect {
+    if let channel = state.withLock({ $0.channel }), !channel.isCurrent { channel.drainNow() }
     LiveResources.opened(.producerObservers)
     install(gate, for: signals)
     return { [self] in
-      guard gate.close() else { return }
       restore(gate, for: signals)
       LiveResources.closed(.producerObservers)
     }

@@ -26,6 +26,10 @@ import Multicast
 ///   handler is one delivery, in the order the signals arrived; nothing is merged when the actor is busy (the deliveries wait in line).
 ///   The system itself merges a standard signal sent again while it is still pending (not yet
 ///   handled), as it does for any handler.
+/// - On the reading thread: `deliveries(of:on:_:)` (variadic, or an array)
+///   with `.sendingThread` subscribe a `@Sendable` closure, from any isolation, that runs on
+///   the queue that reads the self-pipe, with no thread switch by the package; only the
+///   subscribers of a signal are called for it.
 /// - Unsubscribe on the actor that made the stream (the stream is not `Sendable`); nothing more
 ///   is delivered to that subscription after it returns. A subscription does not receive
 ///   signals handled before it subscribed.
@@ -65,14 +69,76 @@ public enum Signals {
   public static func deliveries(
     of signals: [UnixSignal], isolation: isolated any Actor = #isolation
   ) throws(SignalError) -> ValueObservable<UnixSignal> {
+    let connect = try connection(to: signals)
+    return GatedConnection.stream(isolation: isolation, connect)
+  }
+
+  /// Subscribes `next` to the deliveries of `signals` to this process, to run on the thread that
+  /// reads them from the signal pipe: no thread switch by the package.
+  ///
+  /// ```swift
+  /// let reloads = LockedState(0)
+  /// let reloading = try Signals.deliveries(of: .hangup, on: .sendingThread) { _ in
+  ///   reloads.withLock { $0 += 1 }
+  /// }
+  /// ```
+  ///
+  /// The spelling and the contract of `subscribe(on: .sendingThread)` on a `SendableEmitter`,
+  /// for code with no actor to run on (a server, a command-line tool):
+  ///
+  /// - Threading: callable from any isolation. `next` is `@Sendable` and runs on the queue that
+  ///   reads the process's signal pipe, which looks each signal up by number and calls only the
+  ///   subscribers of that signal: one signal at a time, in the order they arrived, never two
+  ///   at once. Keep it short: it holds up every signal behind it, of every subscriber. The
+  ///   thread is a Dispatch thread, which blocks signals (see ``Signals``).
+  /// - Disposition and bad input: as for the stream of the same signals (see ``Signals``); the
+  ///   handler is installed before this returns, so a signal sent after it is delivered.
+  /// - Lifetime: `unsubscribe()`, from any thread, `next` included, ends the subscription; no
+  ///   call of `next` begins after it returns (one under way on another thread may finish), and
+  ///   the last subscription of a signal puts its previous disposition back. Dropping the
+  ///   subscription does not unsubscribe: the handler then stays installed.
+  /// - A subscription made inside `next` (on the reading queue) may receive the signals read
+  ///   together with the one `next` is receiving.
+  ///
+  /// - Throws: ``SignalError`` for a signal that cannot be caught or does not exist, for an
+  ///   empty list, and when the process has no descriptor left for the signal pipe; nothing is
+  ///   installed then.
+  /// - Parameters:
+  ///   - signals: The signals to receive; duplicates are ignored.
+  ///   - delivery: `.sendingThread`.
+  ///   - next: Called with each delivery, on the thread that read it.
+  /// - Returns: The subscription.
+  public static func deliveries(
+    of signals: UnixSignal..., on delivery: SynchronousDelivery,
+    _ next: @escaping @Sendable (UnixSignal) -> Void
+  ) throws(SignalError) -> Subscription {
+    try deliveries(of: signals, on: delivery, next)
+  }
+
+  /// Subscribes `next` to the deliveries of `signals`, for a list built at run time; the same
+  /// as the variadic form, on the thread that reads them.
+  ///
+  /// - Throws: ``SignalError`` for a signal that cannot be caught or does not exist, for an
+  ///   empty list, and when the process has no descriptor left for the signal pipe.
+  public static func deliveries(
+    of signals: [UnixSignal], on delivery: SynchronousDelivery,
+    _ next: @escaping @Sendable (UnixSignal) -> Void
+  ) throws(SignalError) -> Subscription {
+    let connect = try connection(to: signals)
+    return GatedConnection.subscription(ObserverGate(next), connect)
+  }
+
+  /// The core of both forms: validates `signals`, makes the signal pipe, and returns what
+  /// connects one subscriber's gate to the deliveries of those signals.
+  private static func connection(
+    to signals: [UnixSignal]
+  ) throws(SignalError) -> (ObserverGate<UnixSignal>) -> Disconnect {
     guard !signals.isEmpty else { throw .noSignals }
     for signal in signals { try validate(signal) }
     let registry = SignalRegistry.shared
     try registry.prepare()
     let numbers = Set(signals.map(\.rawValue))
-    return ValueObservable { observer in
-      registry.subscribe(to: numbers, isolation: isolation, observer.next)
-    }
+    return { gate in registry.connect(gate, to: numbers) }
   }
 
   private static func validate(_ signal: UnixSignal) throws(SignalError) {

@@ -1,0 +1,110 @@
+import Dispatch
+import Foundation
+import IndefiniteObservable
+import Multicast
+import Producers
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `Signals.deliveries(of:on:_:)` with `.sendingThread`: the subscriber runs on the queue that
+/// reads the signal pipe. In `SignalsTests`' suite (an extension), which is serialized: signal
+/// dispositions are process-wide.
+extension SignalsTests {
+  @Test func aSendingThreadSubscriberRunsOnTheReadingQueueWhileTheMainActorIsBlocked() throws {
+    try withHarmlessHandlers(.user1) {
+      let recorder = Recorder<UnixSignal>()
+      let onMainActor = Recorder<Bool>()
+      let subscription = try Signals.deliveries(of: .user1, on: .sendingThread) { signal in
+        onMainActor.record(MainQueue.isCurrent)
+        recorder.record(signal)
+      }
+      // This test holds the main actor while it waits: a subscriber that hopped to it could
+      // not run, and the wait would time out.
+      raiseSynchronously(.user1)
+      #expect(recorder.wait(forCount: 1, seconds: 60))
+      subscription.unsubscribe()
+      #expect(recorder.values == [.user1])
+      #expect(onMainActor.values == [false])
+    }
+  }
+
+  /// Demultiplexed by number on the reading queue too: a subscriber of SIGUSR2 is never called
+  /// for SIGUSR1, and one subscription to both receives them in the order they arrived.
+  @Test func aSignalReachesOnlyItsOwnSendingThreadSubscribers() throws {
+    try withHarmlessHandlers(.user1, .user2) {
+      let user1 = Recorder<UnixSignal>()
+      let user2 = Recorder<UnixSignal>()
+      let both = Recorder<UnixSignal>()
+      let subscriptions = [
+        try Signals.deliveries(of: .user1, on: .sendingThread, user1.record),
+        try Signals.deliveries(of: [.user2], on: .sendingThread, user2.record),
+        try Signals.deliveries(of: .user2, .user1, on: .sendingThread, both.record),
+      ]
+      let raised: [UnixSignal] = [.user1, .user1, .user2, .user1, .user2]
+      for signal in raised { raiseSynchronously(signal) }
+      #expect(both.wait(forCount: raised.count, seconds: 60))
+      // The pipe is read in order: once `both` has the last one, every subscriber has had all.
+      for subscription in subscriptions { subscription.unsubscribe() }
+      #expect(user1.values == [.user1, .user1, .user1])
+      #expect(user2.values == [.user2, .user2])
+      #expect(both.values == raised)
+    }
+  }
+
+  @Test func aSendingThreadSubscriberMayUnsubscribeItselfAndReceivesNothingAfter() throws {
+    try withHarmlessHandlers(.user1) {
+      let recorder = Recorder<UnixSignal>()
+      let own = LockedState<Subscription?>(nil)
+      let subscription = try Signals.deliveries(of: .user1, on: .sendingThread) { signal in
+        recorder.record(signal)
+        own.withLock { $0 }?.unsubscribe()
+      }
+      own.withLock { $0 = subscription }
+      for _ in 0..<3 { raiseSynchronously(.user1) }
+      #expect(recorder.wait(forCount: 1, seconds: 60))
+      #expect(subscription.isUnsubscribed)
+      // The disposition is the harmless handler again (checked at the end), and a signal now
+      // reaches nobody.
+      raiseSynchronously(.user1)
+      usleep(50_000)
+      #expect(recorder.values == [.user1])
+    }
+  }
+
+  /// A subscription made inside a `.sendingThread` subscriber, on the queue that reads the
+  /// pipe, neither waits for that queue (which would wait for itself) nor misses what follows.
+  @Test func aSendingThreadSubscriberMaySubscribeToAnotherSignal() throws {
+    try withHarmlessHandlers(.user1, .user2) {
+      let user2 = Recorder<UnixSignal>()
+      let inner = LockedState<Subscription?>(nil)
+      let subscribed = Recorder<Bool>()
+      let outer = try Signals.deliveries(of: .user1, on: .sendingThread) { _ in
+        let made = try? Signals.deliveries(of: .user2, on: .sendingThread, user2.record)
+        inner.withLock { $0 = made }
+        subscribed.record(made != nil)
+      }
+      raiseSynchronously(.user1)
+      #expect(subscribed.wait(forCount: 1, seconds: 60), "the subscription inside returned")
+      outer.unsubscribe()
+      raiseSynchronously(.user2)
+      #expect(user2.wait(forCount: 1, seconds: 60))
+      inner.withLock { $0 }?.unsubscribe()
+      #expect(user2.values == [.user2])
+    }
+  }
+
+  @Test func theSendingThreadFormRefusesWhatTheStreamRefuses() {
+    #expect(throws: SignalError.noSignals) {
+      try Signals.deliveries(of: [], on: .sendingThread) { _ in }
+    }
+    #expect(throws: SignalError.notCatchable(.kill)) {
+      try Signals.deliveries(of: .kill, on: .sendingThread) { _ in }
+    }
+  }
+}

@@ -60,6 +60,8 @@ import Producers
   /// The tail started last, until it has read to its end; the tails waiting for it.
   private var starting: FileTail?
   private var waiting: [FileTail] = []
+  /// What waits for every open file to be read to its present end (``readToCurrentEnd(then:)``).
+  private var drained: [() -> Void] = []
 
   /// A rotated-away file, read until it has been quiet for `rotateWait`.
   private final class Retiring {
@@ -185,7 +187,35 @@ import Producers
   }
 
   /// The tails reading the path's files now, rotated-away ones first.
-  var openTails: [FileTail] { retiring.map(\.tail) + [current].compactMap { $0 } }
+  private var openTails: [FileTail] { retiring.map(\.tail) + [current].compactMap { $0 } }
+
+  /// Reads every open file of the path to its present end, then calls `action`, on the main
+  /// actor: the files that wait their turn too (after a restart, or behind a rotated-away file
+  /// being read to its end), each started once the ones before it have been read, as they
+  /// would have been, so that their lines come out in the same order. At once when the path
+  /// is stopped. For SIGINT and SIGTERM (``Follower/drainThenStop(because:)``): a file
+  /// deleted since it was opened can be read by this run only.
+  func readToCurrentEnd(then action: @escaping () -> Void) {
+    guard !stopped else { return action() }
+    drained.append(action)
+    drainWhenStarted()
+  }
+
+  /// Once no tail waits for its turn, reads each open file to its present end and calls the
+  /// actions of ``readToCurrentEnd(then:)``; until then, ``startNext()`` calls it again.
+  private func drainWhenStarted() {
+    guard !drained.isEmpty, starting == nil, barriers == 0, waiting.isEmpty else { return }
+    let actions = drained
+    drained = []
+    let tails = openTails
+    var left = tails.count + 1
+    let done = {
+      left -= 1
+      if left == 0 { for action in actions { action() } }
+    }
+    for tail in tails { tail.readToCurrentEnd(then: done) }
+    done()
+  }
 
   /// Stops watching the path for new files, and looking for one: what is open is read on.
   func stopWatching() {
@@ -202,11 +232,14 @@ import Producers
     stopWatching()
     waiting = []
     starting = nil
+    let actions = drained
+    drained = []
     for file in retiring {
       file.timer?.unsubscribe()
       file.tail.stop(printingUnfinishedLine: printingUnfinishedLines)
     }
     current?.stop(printingUnfinishedLine: printingUnfinishedLines)
+    for action in actions { action() }
   }
 
   // MARK: - Starting
@@ -377,6 +410,7 @@ import Producers
         Output.note("\(path): \(error)")
       }
     }
+    drainWhenStarted()
   }
 
   // MARK: - Rotation
@@ -472,10 +506,8 @@ import Producers
   private func stop(_ tail: FileTail) {
     tail.stop()
     waiting.removeAll { $0 === tail }
-    if starting === tail {
-      starting = nil
-      startNext()
-    }
+    if starting === tail { starting = nil }
+    startNext()
   }
 
   // MARK: - Files

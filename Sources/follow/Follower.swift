@@ -135,23 +135,27 @@ import Producers
 
   /// Reads every open file to its present end, for at most ``drainLimit``, then stops: lines
   /// already written to a file, even one deleted meanwhile that only `follow` can still read,
-  /// are printed before it exits. A second call stops at once.
+  /// are printed before it exits. The files still waiting their turn are read too, in their
+  /// turn (see `FollowedPath.readToCurrentEnd(then:)`). A second call stops at once.
   func drainThenStop(because reason: String) {
     guard !stopped else { return }
     if draining != nil { return stopSoon(because: reason) }
     draining = (reason, nil)
     for path in paths { path.stopWatching() }
-    var tails = paths.flatMap(\.openTails).filter(\.started)
-    if let input { tails.append(input) }
-    var left = tails.count + 1
+    var left = paths.count + (input == nil ? 0 : 1) + 1
     let drained = { [unowned self] in
       left -= 1
       if left == 0 { self.stopSoon(because: reason) }
     }
     draining?.limit = Timers.after(Self.drainLimit).subscribe { [unowned self] _ in
+      guard self.ending == nil else { return }
+      Output.note(
+        "\(reason): not every file was read to its end within \(Options.text(of: Self.drainLimit)); stopping"
+      )
       self.stopSoon(because: reason)
     }
-    for tail in tails { tail.readToCurrentEnd(then: drained) }
+    for path in paths { path.readToCurrentEnd(then: drained) }
+    input?.readToCurrentEnd(then: drained)
     drained()
   }
 

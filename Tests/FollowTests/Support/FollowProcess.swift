@@ -18,6 +18,9 @@ final class FollowProcess: @unchecked Sendable {
   private var stderrText = ""
   /// How many of the two output readers have reached the end of their pipe.
   private var finishedReaders = 0
+  /// Whether standard output is left unread (``resumeOutput()``): once its pipe is full, the
+  /// program's writes to it wait.
+  private var outputPaused: Bool
   /// The write end of the program's standard input, when the test feeds it.
   private let input: FileHandle?
 
@@ -34,11 +37,13 @@ final class FollowProcess: @unchecked Sendable {
   /// Starts `follow` with `arguments` in `directory`; through `launcher` when given (a
   /// program and its arguments, which run `follow` and its arguments after them). With
   /// `feedingInput`, its standard input is a pipe that ``writeInput(_:)`` writes into;
-  /// otherwise /dev/null.
+  /// otherwise /dev/null. With `outputPaused`, its standard output is not read until
+  /// ``resumeOutput()``.
   init(
     _ arguments: [String], in directory: String? = nil, launcher: [String] = [],
-    feedingInput: Bool = false
+    feedingInput: Bool = false, outputPaused: Bool = false
   ) throws {
+    self.outputPaused = outputPaused
     if let program = launcher.first {
       process.executableURL = URL(fileURLWithPath: program)
       process.arguments = launcher.dropFirst() + [Self.executable.path] + arguments
@@ -69,6 +74,7 @@ final class FollowProcess: @unchecked Sendable {
       let handle = pipe.fileHandleForReading
       let thread = Thread { [weak self] in
         while true {
+          if !isError { self?.waitWhileOutputPaused() }
           let data = handle.availableData
           if data.isEmpty {
             self?.readerFinished()
@@ -79,6 +85,20 @@ final class FollowProcess: @unchecked Sendable {
       }
       thread.start()
     }
+  }
+
+  private func waitWhileOutputPaused() {
+    condition.lock()
+    while outputPaused { condition.wait() }
+    condition.unlock()
+  }
+
+  /// Reads standard output again, after `outputPaused`.
+  func resumeOutput() {
+    condition.lock()
+    outputPaused = false
+    condition.broadcast()
+    condition.unlock()
   }
 
   private func readerFinished() {

@@ -433,17 +433,21 @@ public enum FileDescriptors {
     decoder: @escaping () -> Decoder
   ) throws(FileDescriptorError) -> DescriptorObservable<Decoder.Value> {
     let connect = try reader(
-      fd, ownership: ownership, refill: refill, chunkSize: chunkSize, decoder: decoder)
+      fd, ownership: ownership, refill: refill, chunkSize: chunkSize, isolation: isolation,
+      decoder: decoder)
     return stream(isolation: isolation, connect)
   }
 
   /// The core of every reading form: validates `fd`, and returns what connects one
   /// subscriber's gate to a reader of its own (of the stream's descriptor, or a duplicate).
+  /// `isolation` is the subscriber's actor (nil on `.sendingThread`), where the connect runs
+  /// and where a `refill` stream delivers.
   private static func reader<Decoder: ChunkDecoder>(
     _ fd: Int32,
     ownership: DescriptorOwnership,
     refill: Refill,
     chunkSize: Int,
+    isolation: isolated (any Actor)? = #isolation,
     decoder: @escaping () -> Decoder
   ) throws(FileDescriptorError) -> Connect<DescriptorEvent<Decoder.Value>> {
     try validate(fd, direction: O_WRONLY, error: .notReadable(fd), allowDirectory: false)
@@ -453,7 +457,7 @@ public enum FileDescriptors {
       let acquired = try holder.acquire().get()
       return connect(
         acquired, holder: holder, isRegular: isRegular, refill: refill, chunkSize: chunkSize,
-        decoder: decoder(), observer: gate)
+        decoder: decoder(), observer: gate, isolation: isolation)
     }
   }
 
@@ -470,7 +474,8 @@ public enum FileDescriptors {
     refill: Refill,
     chunkSize: Int,
     decoder: Decoder,
-    observer: ObserverGate<DescriptorEvent<Decoder.Value>>
+    observer: ObserverGate<DescriptorEvent<Decoder.Value>>,
+    isolation: isolated (any Actor)?
   ) -> Disconnect {
     guard isRegular else {
       let reader = SourceReader(
@@ -485,11 +490,13 @@ public enum FileDescriptors {
     let refilling: Subscription?
     switch refill {
     case .none: refilling = nil
-    case .onActor(let stream): refilling = stream.subscribe { reader.refill() }
+    // Delivered on the subscriber's actor: read there, and handed over in the same call.
+    case .onActor(let stream): refilling = stream.subscribe { reader.refill(isolation: isolation) }
     case .onSendingThread(let emitter):
       refilling = emitter.subscribe(on: .sendingThread, replayingLast: false) { reader.refill() }
     }
-    reader.refill()
+    // The first pass hands over in a turn of its own: never inside `subscribe`.
+    reader.refill(isolation: nil)
     return {
       refilling?.unsubscribe()
       reader.disconnect()

@@ -16,10 +16,10 @@ import Synchronization
 /// turns, one at a time, each inside ``withTurn(_:)``, which holds the reader's lock: so the
 /// reader's state (a decoder, a file position) needs no confinement of its own, and ``end()``
 /// never closes the descriptor under a read. A reader hands over the values of one turn with
-/// ``deliver(_:then:isolation:)``, and asks for its next turn only in the continuation, which runs once
-/// the subscriber has received them (the gate runs it on the actor, after the values): so a
-/// reader never reads ahead of a busy actor, holds one chunk at a time, and takes turns with
-/// the other work of that actor (a timer's tick, another stream's chunk).
+/// ``deliver(_:then:isolation:)``, and asks for its next turn only in the continuation, which
+/// runs once the subscriber has received them (the gate runs it on the actor, after the
+/// values): so a reader never reads ahead of a busy actor, holds one chunk at a time, and takes
+/// turns with the other work of that actor (a timer's tick, another stream's chunk).
 ///
 /// Ending: ``disconnect()`` (from any thread) closes the gate, so that no delivery begins after
 /// it returns, ends the subscription's use of the holder, and ends the reader: once the turn

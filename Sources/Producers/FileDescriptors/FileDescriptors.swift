@@ -56,8 +56,9 @@ import Multicast
 ///   truncated). A `refill` stream made on the stream's actor delivers there, so the read runs
 ///   on the actor and its values are delivered in the same call, before the trigger's `send`
 ///   returns: one turn of the actor per change (the first pass, started by `subscribe`, is
-///   delivered in a turn of its own). Without `refill` a regular file is read once. A file whose size reads 0 yet has content (a `/proc` or `/sys`
-///   file) has no length to compare, and is never reported truncated.
+///   delivered in a turn of its own). Without `refill` a regular file is read once. A file
+///   whose size reads 0 yet has content (a `/proc` or `/sys` file) has no length to compare,
+///   and is never reported truncated.
 /// - Fairness and backpressure: a subscription reads one chunk per turn (64 KiB for bytes,
 ///   4 KiB for lines), hands its values to the actor, and reads the next chunk only once the
 ///   subscriber has received them. So a reader never reads ahead of a busy actor (it holds one
@@ -101,9 +102,9 @@ public enum FileDescriptors {
   /// doorbell stream and no queue between. A ``FileWatch`` stream delivers on its actor: sent
   /// from its subscriber, the read runs on that actor. The values are delivered in a turn of
   /// the actor of their own, also when `send` is called on that actor (never inside `send`):
-  /// to read and deliver in one call on the actor, use `refill` with a stream of that actor. A send while a
-  /// read of this subscription is under way elsewhere makes that read go on to the new end
-  /// instead, and returns at once. After `unsubscribe()` returns, a send reads nothing.
+  /// to read and deliver in one call on the actor, use `refill` with a stream of that actor. A
+  /// send while a read of this subscription is under way elsewhere makes that read go on to the
+  /// new end instead, and returns at once. After `unsubscribe()` returns, a send reads nothing.
   /// Other descriptors ignore `refillInline` and are read as with
   /// ``bytes(of:ownership:refill:isolation:)``.
   ///

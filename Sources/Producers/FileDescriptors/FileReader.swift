@@ -14,15 +14,15 @@ import Multicast
 /// holds the bytes read before the position, see ``FileCheckpoint``).
 ///
 /// A regular file is always "readable", so no wait can say it has grown: a pass is started by
-/// a refill instead. ``refill()`` reads on the calling thread (the thread where the trigger's
-/// event arrived: one thread switch from there to the subscriber's actor, none when the
-/// trigger delivers on that actor). The reader uses `pread` with its own
-/// offset so it never moves the descriptor's offset. A pass is a series of turns of about one
+/// a refill instead. ``refill(isolation:)`` reads on the calling thread (the thread where the
+/// trigger's event arrived: one thread switch from there to the subscriber's actor; none when
+/// the trigger delivers on that actor, which then receives the values in the same call). The
+/// reader uses `pread` with its own offset so it never moves the descriptor's offset. A pass is a series of turns of about one
 /// chunk each; a turn that reads the file's end in the same turn reports it with its values.
 /// The next turn is asked for once the subscriber has received the values of the last
-/// (``DescriptorReader/deliver(_:then:isolation:)``), on the poller's thread, so a long file takes turns
-/// with the other work of the subscriber's actor and is never read ahead of it. A refill asked
-/// for during a pass makes the pass read on to the new end.
+/// (``DescriptorReader/deliver(_:then:isolation:)``), on the poller's thread, so a long file
+/// takes turns with the other work of the subscriber's actor and is never read ahead of it. A
+/// refill asked for during a pass makes the pass read on to the new end.
 ///
 /// A file whose size reads 0 in `stat` yet has a byte at its start is a `/proc` or `/sys`
 /// file, whose content is made anew at each read (`/proc/meminfo`, `/proc/uptime`): it has no

@@ -22,10 +22,10 @@ struct FollowError: Error, CustomStringConvertible {
 /// still read; a pipe or terminal is read as data arrives, until its writer closes it.
 ///
 /// A regular file is read where the change arrives: the watch's delivery on the main actor
-/// sends the stream's `refillInline` trigger, and the bytes stream reads there, in that call,
-/// then hands the bytes to this tail in a turn of the main actor of its own. So a change costs
-/// one thread switch from the system to the output (the watch's, from the inotify reader to the
-/// main actor): no doorbell stream and no reader's queue between.
+/// sends the stream's `refill` trigger, and the bytes stream reads there and hands the bytes to
+/// this tail, all in that call. So a change costs one thread switch from the system to the
+/// output (the watch's, from the inotify reader to the main actor) and one turn of the main
+/// actor: no doorbell stream, no reader's queue and no second turn between.
 ///
 /// One descriptor per file while it is at its path: the bytes stream reads the descriptor it
 /// is given (``DescriptorOwnership/streamCloses``), and the path's watch needs none. A watch of
@@ -80,8 +80,9 @@ struct FollowError: Error, CustomStringConvertible {
   private(set) var endedMidLine: Bool
   private var reading: Subscription?
   private var watching: Subscription?
-  /// Makes the bytes stream read what was appended to a regular file, in the call of `send`.
-  private let refills = SendableEmitter<Void>(keepsLastValue: false)
+  /// Makes the bytes stream read what was appended to a regular file and hand it over, in the
+  /// call of `send`.
+  private let refills = Emitter<Void>(keepsLastValue: false)
   private var caughtUp = false
   private(set) var started = false
   private var stopped = false
@@ -118,7 +119,7 @@ struct FollowError: Error, CustomStringConvertible {
     started = true
     do {
       let bytes = try FileDescriptors.bytes(
-        of: fd, ownership: .streamCloses, refillInline: refills)
+        of: fd, ownership: .streamCloses, refill: refills)
       reading = bytes.subscribe(
         next: { [unowned self] chunk in self.received(chunk) },
         status: { [unowned self] status in self.status(status) })
@@ -128,8 +129,8 @@ struct FollowError: Error, CustomStringConvertible {
     }
   }
 
-  /// Reads what was appended to a regular file, now (the bytes come in a later turn): its
-  /// path's watch says it was modified.
+  /// Reads what was appended to a regular file and prints it, now: its path's watch says it
+  /// was modified.
   func modified() {
     refills.send()
   }

@@ -240,6 +240,39 @@ import Testing
     subscription.unsubscribe()
   }
 
+  /// A refill delivered on the subscriber's actor reads there and delivers what it read in the
+  /// same call, before the refill's `send` returns: one turn of the actor per change, not two.
+  /// A refill sent again from inside that delivery reads on to the new end, in order.
+  @Test func aRefillOnTheSubscribersActorDeliversBeforeItsSendReturns() async throws {
+    let directory = TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("log")
+    append("first\n", to: path)
+    let refills = Emitter<Void>()
+    var lines: [String] = []
+    var statuses: [DescriptorStatus] = []
+    let subscription = try FileDescriptors.lines(
+      of: open(path, O_RDONLY), ownership: .streamCloses, refill: refills
+    ).subscribe(
+      next: { line in
+        lines.append(line)
+        if line == "second" {
+          append("third\n", to: path)
+          refills.send()
+        }
+      },
+      status: { statuses.append($0) })
+    #expect(await eventually { statuses.contains(.endOfFile) })
+    #expect(lines == ["first"])
+    append("second\n", to: path)
+    refills.send()
+    #expect(lines == ["first", "second", "third"])
+    subscription.unsubscribe()
+    append("fourth\n", to: path)
+    refills.send()
+    #expect(lines == ["first", "second", "third"])
+  }
+
   /// `refillInline` reads on the thread that sends, before `send` returns (the lines still
   /// reach the subscriber in a turn of its actor of their own): a line appended and sent, then
   /// taken away at once, is delivered. Sent from another thread, the lines reach the actor

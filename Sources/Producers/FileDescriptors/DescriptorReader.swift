@@ -16,10 +16,10 @@ import Synchronization
 /// turns, one at a time, each inside ``withTurn(_:)``, which holds the reader's lock: so the
 /// reader's state (a decoder, a file position) needs no confinement of its own, and ``end()``
 /// never closes the descriptor under a read. A reader hands over the values of one turn with
-/// ``deliver(_:then:)``, and asks for its next turn only in the continuation, which runs once
-/// the subscriber has received them (the gate runs it on the actor, after the values): so a
-/// reader never reads ahead of a busy actor, holds one chunk at a time, and takes turns with
-/// the other work of that actor (a timer's tick, another stream's chunk).
+/// ``deliver(_:then:isolation:)``, and asks for its next turn only in the continuation, which
+/// runs once the subscriber has received them (the gate runs it on the actor, after the
+/// values): so a reader never reads ahead of a busy actor, holds one chunk at a time, and takes
+/// turns with the other work of that actor (a timer's tick, another stream's chunk).
 ///
 /// Ending: ``disconnect()`` (from any thread) closes the gate, so that no delivery begins after
 /// it returns, ends the subscription's use of the holder, and ends the reader: once the turn
@@ -83,14 +83,19 @@ final class DescriptorReader<Value: Sendable, State: Sendable>: Sendable {
 
   /// Hands `values` to the subscriber, on its actor, in order; then, unless the subscription
   /// ended meanwhile, runs `then` on that actor. False once the subscription has ended. Sent
-  /// from the subscriber's actor, they are delivered before this returns.
+  /// from the subscriber's actor (`isolation`, which the compiler passes), they are delivered
+  /// before this returns; from elsewhere, in a turn of that actor.
   @discardableResult
-  func deliver(_ values: [Value], then: (@Sendable () -> Void)? = nil) -> Bool {
+  func deliver(
+    _ values: [Value], then: (@Sendable () -> Void)? = nil,
+    isolation: isolated (any Actor)? = #isolation
+  ) -> Bool {
     observer.send(.values(values, then: then))
   }
 
-  /// Reports a status to the subscriber, on its actor, after the values handed over before.
-  func report(_ status: DescriptorStatus) {
+  /// Reports a status to the subscriber, on its actor, after the values handed over before
+  /// (before this returns when sent from that actor, as ``deliver(_:then:isolation:)``).
+  func report(_ status: DescriptorStatus, isolation: isolated (any Actor)? = #isolation) {
     observer.send(.status(status))
   }
 

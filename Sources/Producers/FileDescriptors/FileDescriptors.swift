@@ -52,9 +52,13 @@ import Multicast
 ///   subscription lasts, as fast as the subscriber takes it, holding one chunk (and for lines
 ///   one unfinished line) at a time, so memory does not grow; unsubscribe to stop it.
 /// - Regular files are read to their end at once; each time `refill` delivers, the reader reads,
-///   on the thread it delivers on, what was appended since (from the start when the file was truncated); without `refill` a
-///   regular file is read once. A file whose size reads 0 yet has content (a `/proc` or `/sys`
-///   file) has no length to compare, and is never reported truncated.
+///   on the thread it delivers on, what was appended since (from the start when the file was
+///   truncated). A `refill` stream made on the stream's actor delivers there, so the read runs
+///   on the actor and its values are delivered in the same call, before the trigger's `send`
+///   returns: one turn of the actor per change (the first pass, started by `subscribe`, is
+///   delivered in a turn of its own). Without `refill` a regular file is read once. A file
+///   whose size reads 0 yet has content (a `/proc` or `/sys` file) has no length to compare,
+///   and is never reported truncated.
 /// - Fairness and backpressure: a subscription reads one chunk per turn (64 KiB for bytes,
 ///   4 KiB for lines), hands its values to the actor, and reads the next chunk only once the
 ///   subscriber has received them. So a reader never reads ahead of a busy actor (it holds one
@@ -70,7 +74,8 @@ public enum FileDescriptors {
   ///   - fd: An open descriptor that can be read.
   ///   - ownership: Whether the stream closes `fd` (see ``DescriptorOwnership``).
   ///   - refill: For a regular file, a trigger to read again what was appended (a file watch,
-  ///     a timer), made on the same actor; ignored for other descriptors.
+  ///     a timer), made on the same actor: each delivery reads there and hands the values over
+  ///     in the same call. Ignored for other descriptors.
   ///   - isolation: The actor that values and statuses are delivered on: the caller's, which
   ///     the compiler passes.
   /// - Throws: ``FileDescriptorError`` for a negative, closed, never-opened, directory or
@@ -95,10 +100,11 @@ public enum FileDescriptors {
   /// it to the stream's actor: so a change learnt on a system thread (a Dispatch source's
   /// handler, a C library's callback) reaches the subscriber in one thread switch, with no
   /// doorbell stream and no queue between. A ``FileWatch`` stream delivers on its actor: sent
-  /// from its subscriber, the read runs on that actor, as with `refill`. The values are delivered in a turn of the actor of
-  /// their own, also when `send` is called on that actor (never inside `send`). A send while a
-  /// read of this subscription is under way elsewhere makes that read go on to the new end
-  /// instead, and returns at once. After `unsubscribe()` returns, a send reads nothing.
+  /// from its subscriber, the read runs on that actor. The values are delivered in a turn of
+  /// the actor of their own, also when `send` is called on that actor (never inside `send`):
+  /// to read and deliver in one call on the actor, use `refill` with a stream of that actor. A
+  /// send while a read of this subscription is under way elsewhere makes that read go on to the
+  /// new end instead, and returns at once. After `unsubscribe()` returns, a send reads nothing.
   /// Other descriptors ignore `refillInline` and are read as with
   /// ``bytes(of:ownership:refill:isolation:)``.
   ///
@@ -137,7 +143,8 @@ public enum FileDescriptors {
   ///   - fd: An open descriptor that can be read.
   ///   - ownership: Whether the stream closes `fd` (see ``DescriptorOwnership``).
   ///   - refill: For a regular file, a trigger to read again what was appended; with it, the
-  ///     file is followed like `tail -f`. Ignored for other descriptors.
+  ///     file is followed like `tail -f`. Made on the same actor, each delivery reads there and
+  ///     hands the lines over in the same call. Ignored for other descriptors.
   ///   - maximumLineLength: The longest line delivered whole, in bytes; at least 1.
   ///   - isolation: The actor that values and statuses are delivered on: the caller's, which
   ///     the compiler passes.
@@ -433,17 +440,21 @@ public enum FileDescriptors {
     decoder: @escaping () -> Decoder
   ) throws(FileDescriptorError) -> DescriptorObservable<Decoder.Value> {
     let connect = try reader(
-      fd, ownership: ownership, refill: refill, chunkSize: chunkSize, decoder: decoder)
+      fd, ownership: ownership, refill: refill, chunkSize: chunkSize, isolation: isolation,
+      decoder: decoder)
     return stream(isolation: isolation, connect)
   }
 
   /// The core of every reading form: validates `fd`, and returns what connects one
   /// subscriber's gate to a reader of its own (of the stream's descriptor, or a duplicate).
+  /// `isolation` is the subscriber's actor (nil on `.sendingThread`), where the connect runs
+  /// and where a `refill` stream delivers.
   private static func reader<Decoder: ChunkDecoder>(
     _ fd: Int32,
     ownership: DescriptorOwnership,
     refill: Refill,
     chunkSize: Int,
+    isolation: isolated (any Actor)? = #isolation,
     decoder: @escaping () -> Decoder
   ) throws(FileDescriptorError) -> Connect<DescriptorEvent<Decoder.Value>> {
     try validate(fd, direction: O_WRONLY, error: .notReadable(fd), allowDirectory: false)
@@ -453,7 +464,7 @@ public enum FileDescriptors {
       let acquired = try holder.acquire().get()
       return connect(
         acquired, holder: holder, isRegular: isRegular, refill: refill, chunkSize: chunkSize,
-        decoder: decoder(), observer: gate)
+        decoder: decoder(), observer: gate, isolation: isolation)
     }
   }
 
@@ -470,7 +481,8 @@ public enum FileDescriptors {
     refill: Refill,
     chunkSize: Int,
     decoder: Decoder,
-    observer: ObserverGate<DescriptorEvent<Decoder.Value>>
+    observer: ObserverGate<DescriptorEvent<Decoder.Value>>,
+    isolation: isolated (any Actor)?
   ) -> Disconnect {
     guard isRegular else {
       let reader = SourceReader(
@@ -485,11 +497,13 @@ public enum FileDescriptors {
     let refilling: Subscription?
     switch refill {
     case .none: refilling = nil
-    case .onActor(let stream): refilling = stream.subscribe { reader.refill() }
+    // Delivered on the subscriber's actor: read there, and handed over in the same call.
+    case .onActor(let stream): refilling = stream.subscribe { reader.refill(isolation: isolation) }
     case .onSendingThread(let emitter):
       refilling = emitter.subscribe(on: .sendingThread, replayingLast: false) { reader.refill() }
     }
-    reader.refill()
+    // The first pass hands over in a turn of its own: never inside `subscribe`.
+    reader.refill(isolation: nil)
     return {
       refilling?.unsubscribe()
       reader.disconnect()

@@ -14,15 +14,15 @@ import Multicast
 /// holds the bytes read before the position, see ``FileCheckpoint``).
 ///
 /// A regular file is always "readable", so no wait can say it has grown: a pass is started by
-/// a refill instead. ``refill()`` reads on the calling thread (the thread where the trigger's
-/// event arrived: one thread switch from there to the subscriber's actor, none when the
-/// trigger delivers on that actor). The reader uses `pread` with its own
-/// offset so it never moves the descriptor's offset. A pass is a series of turns of about one
+/// a refill instead. ``refill(isolation:)`` reads on the calling thread (the thread where the
+/// trigger's event arrived: one thread switch from there to the subscriber's actor; none when
+/// the trigger delivers on that actor, which then receives the values in the same call). The
+/// reader uses `pread` with its own offset so it never moves the descriptor's offset. A pass is a series of turns of about one
 /// chunk each; a turn that reads the file's end in the same turn reports it with its values.
 /// The next turn is asked for once the subscriber has received the values of the last
-/// (``DescriptorReader/deliver(_:then:)``), on the poller's thread, so a long file takes turns
-/// with the other work of the subscriber's actor and is never read ahead of it. A refill asked
-/// for during a pass makes the pass read on to the new end.
+/// (``DescriptorReader/deliver(_:then:isolation:)``), on the poller's thread, so a long file
+/// takes turns with the other work of the subscriber's actor and is never read ahead of it. A
+/// refill asked for during a pass makes the pass read on to the new end.
 ///
 /// A file whose size reads 0 in `stat` yet has a byte at its start is a `/proc` or `/sys`
 /// file, whose content is made anew at each read (`/proc/meminfo`, `/proc/uptime`): it has no
@@ -93,10 +93,10 @@ final class FileReader<Decoder: ChunkDecoder>: Sendable {
   /// Ends the subscription (see ``DescriptorReader/disconnect()``).
   func disconnect() { reader.disconnect() }
 
-  /// Reads what was appended, on the calling thread, and sends it to the subscriber's actor
-  /// (in a turn of its own, also when called there); during a pass, makes the pass read on to
-  /// the new end instead.
-  func refill() {
+  /// Reads what was appended, on the calling thread, and sends it to the subscriber's actor:
+  /// before this returns when called there (`isolation`, which the compiler passes), else in a
+  /// turn of that actor; during a pass, makes the pass read on to the new end instead.
+  func refill(isolation: isolated (any Actor)? = #isolation) {
     turn { fd, pass, pieces in
       guard !pass.hasFailed else { return .none }
       guard !pass.isPassing else {
@@ -122,7 +122,10 @@ final class FileReader<Decoder: ChunkDecoder>: Sendable {
   /// Runs `body` as a turn, then sends what it found, in order; when the pass goes on, the
   /// next turn follows the delivery of its last values; when it read to the end, the pass ends
   /// in a turn after the hand-over, or reads on if another pass was asked for meanwhile.
-  private func turn(_ body: (Int32, inout Pass, inout [Piece]) -> Next) {
+  private func turn(
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (Int32, inout Pass, inout [Piece]) -> Next
+  ) {
     var next = handOverTurn(reader.withTurn { fd, pass in run(body, fd, &pass) })
     while next == .end {
       next = handOverTurn(
@@ -141,7 +144,9 @@ final class FileReader<Decoder: ChunkDecoder>: Sendable {
   }
 
   /// Sends what a turn found, in order, outside the reader's lock, and says what follows.
-  private func handOverTurn(_ turn: ([Piece], Next)?) -> Next {
+  private func handOverTurn(
+    _ turn: ([Piece], Next)?, isolation: isolated (any Actor)? = #isolation
+  ) -> Next {
     guard let (pieces, next) = turn else { return .none }
     for (index, piece) in pieces.enumerated() {
       switch piece {

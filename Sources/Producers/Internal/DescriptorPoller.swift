@@ -9,8 +9,9 @@ import IndefiniteObservable
 #endif
 
 /// Waits for descriptors to be readable or writable, with `poll` on a thread of its own, and
-/// calls each waiter once: what the descriptor streams use in place of Dispatch read and write
-/// sources.
+/// calls each waiter once: what the descriptor streams, and the channels of the process's own
+/// descriptors (``ProcessChannel``: inotify, the signal pipe), use in place of Dispatch read and
+/// write sources.
 ///
 /// Why not Dispatch: on Linux, libdispatch's epoll loop reads a freed muxnote and crashes the
 /// process (`_dispatch_event_loop_drain`, SIGSEGV) when read sources on pipes are suspended and

@@ -101,12 +101,25 @@ final class DescriptorPoller: Sendable {
     return true  // the waiter, and what `ready` captured, are released here, after the lock
   }
 
+  /// Makes the thread poll again with the waiters of now; nothing to do on the thread itself
+  /// (a waiter's `ready` waiting again, as a ``ProcessChannel`` does for each read), which
+  /// takes the waiters anew before its next `poll`.
   private func wakeUp() {
+    guard pthread_getspecific(Self.threadMark) == nil else { return }
     var byte: UInt8 = 1
     _ = write(wakeWrite, &byte, 1)  // a full pipe already holds a wake-up
   }
 
+  /// Set on the poller's thread only: tells ``wakeUp()`` that it runs there.
+  private static let threadMark: pthread_key_t = {
+    var key = pthread_key_t()
+    let status = pthread_key_create(&key, nil)
+    precondition(status == 0, "DescriptorPoller: pthread_key_create failed: \(status)")
+    return key
+  }()
+
   private func run() -> Never {
+    pthread_setspecific(Self.threadMark, UnsafeRawPointer(bitPattern: 1))
     var entries: [pollfd] = []
     var ids: [UInt64] = []
     while true {

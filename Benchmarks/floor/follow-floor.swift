@@ -1,13 +1,18 @@
 // The floor of follow's delivery model for Benchmarks/follow-vs-tail (issue 32): a hand-written
-// `tail -F` of one file, with no library between, that makes the hop the model asks for. An
-// inotify descriptor is read by a Dispatch read source on a queue of its own; each batch of
-// events hops once to the main queue (the main actor's), which reads the file from where it
-// stopped and writes what it read to standard output. One thread switch per event, as a
-// subscriber on the main actor of a one-hop producer gets.
+// `tail -F` of one file, with no library between, that makes the hop the model asks for. A
+// thread of its own waits for the inotify descriptor with `poll` and reads its events; each
+// batch of events hops once to the main queue (the main actor's), which reads the file from
+// where it stopped and writes what it read to standard output. One thread switch per event, as
+// a subscriber on the main actor of a one-hop producer gets (the package reads inotify on its
+// poller's thread). Until 2026-11-27 the events were read by a Dispatch read source, as the
+// package did: that floor cost 67 to 70 µs a change against 40 for this one, because Dispatch's
+// manager thread returns from `epoll_wait` and wakes a worker of the source's queue, one switch
+// more (Benchmarks/README.md).
 //
 //   swiftc -O -o follow-floor Benchmarks/floor/follow-floor.swift
 //   follow-floor FILE
 import Dispatch
+import Foundation
 import Glibc
 
 let path = CommandLine.arguments[1]
@@ -29,13 +34,15 @@ let buffer = UnsafeMutableRawPointer.allocate(byteCount: 1 << 16, alignment: 8)
   }
 }
 
-let source = DispatchSource.makeReadSource(
-  fileDescriptor: inotify, queue: DispatchQueue(label: "inotify"))
 let events = UnsafeMutableRawPointer.allocate(byteCount: 4096, alignment: 8)
-source.setEventHandler { @Sendable in
-  var any = false
-  while read(inotify, events, 4096) > 0 { any = true }
-  if any { DispatchQueue.main.async { copyAppended() } }
+let reader = Thread {
+  var entry = pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)
+  while true {
+    guard poll(&entry, 1, -1) > 0 else { continue }
+    var any = false
+    while read(inotify, events, 4096) > 0 { any = true }
+    if any { DispatchQueue.main.async { copyAppended() } }
+  }
 }
-source.activate()
+reader.start()
 dispatchMain()

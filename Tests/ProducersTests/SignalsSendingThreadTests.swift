@@ -68,6 +68,10 @@ extension SignalsTests {
       own.withLock { $0 = subscription }
       for _ in 0..<3 { raiseSynchronously(.user1) }
       #expect(recorder.wait(forCount: 1, seconds: 60))
+      // The subscriber unsubscribes just after it records, on its own thread: wait for that.
+      // (Checked at once, this raced with it: seen under ThreadSanitizer.)
+      let deadline = ContinuousClock.now + .seconds(60)
+      while !subscription.isUnsubscribed && ContinuousClock.now < deadline { usleep(1_000) }
       #expect(subscription.isUnsubscribed)
       // The disposition is the harmless handler again (checked at the end), and a signal now
       // reaches nobody.

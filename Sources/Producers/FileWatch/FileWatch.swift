@@ -18,9 +18,9 @@ import Multicast
 ///   every change seen while it is subscribed, in the order the system reported them.
 /// - Threading: a stream is made on an actor (the main actor in top-level code and in
 ///   `@MainActor` types), and changes are delivered on that actor, one at a time, in order; the
-///   system's events are read and translated on a private serial queue (on Linux, the one
-///   queue that reads the process's inotify instance), from which each change hops once to the
-///   actor. Code that is not isolated to an actor cannot make a stream. The stream is not
+///   system's events are read and translated on a private serial queue (on Linux, the queue of
+///   the process's inotify instance, which the package's poller thread reads, with no switch),
+///   from which each change hops once to the actor. Code that is not isolated to an actor cannot make a stream. The stream is not
 ///   `Sendable`: subscribe and unsubscribe on that actor; once `unsubscribe()` returns, that
 ///   subscription receives nothing more.
 /// - On the reading thread: ``changes(at:on:_:)`` and ``changes(of:on:_:)`` with
@@ -94,10 +94,11 @@ public enum FileWatch {
   /// ``FileDescriptors``):
   ///
   /// - Threading: callable from any isolation. `next` is `@Sendable` and runs on the thread that
-  ///   read the system's events (on Linux, the queue that reads the process's inotify
-  ///   instance; on Apple platforms, the watch's file-system sources' queue), one change at a
-  ///   time, in the order the system reported them, never two at once. Keep it short: it holds
-  ///   up the changes of every watch behind it.
+  ///   read the system's events (on Linux, the package's poller thread, on the queue of the
+  ///   process's inotify instance; on Apple platforms, the watch's file-system sources' queue),
+  ///   one change at a time, in the order the system reported them, never two at once. Keep it
+  ///   short: it holds up the changes of every watch behind it (on Linux, and the descriptor
+  ///   streams that the poller serves).
   /// - Lifetime: the watch is made now, for this subscription alone, and lives until
   ///   `unsubscribe()`, which releases it (its system watches and descriptors) before it
   ///   returns, from any thread, `next` included; no call of `next` begins after it returns.

@@ -9,8 +9,9 @@ import IndefiniteObservable
 #endif
 
 /// Waits for descriptors to be readable or writable, with `poll` on a thread of its own, and
-/// calls each waiter once: what the descriptor streams use in place of Dispatch read and write
-/// sources.
+/// calls each waiter once: what the descriptor streams, and the channels of the process's own
+/// descriptors (``ProcessChannel``: inotify, the signal pipe), use in place of Dispatch read and
+/// write sources.
 ///
 /// Why not Dispatch: on Linux, libdispatch's epoll loop reads a freed muxnote and crashes the
 /// process (`_dispatch_event_loop_drain`, SIGSEGV) when read sources on pipes are suspended and
@@ -100,12 +101,25 @@ final class DescriptorPoller: Sendable {
     return true  // the waiter, and what `ready` captured, are released here, after the lock
   }
 
+  /// Makes the thread poll again with the waiters of now; nothing to do on the thread itself
+  /// (a waiter's `ready` waiting again, as a ``ProcessChannel`` does for each read), which
+  /// takes the waiters anew before its next `poll`.
   private func wakeUp() {
+    guard pthread_getspecific(Self.threadMark) == nil else { return }
     var byte: UInt8 = 1
     _ = write(wakeWrite, &byte, 1)  // a full pipe already holds a wake-up
   }
 
+  /// Set on the poller's thread only: tells ``wakeUp()`` that it runs there.
+  private static let threadMark: pthread_key_t = {
+    var key = pthread_key_t()
+    let status = pthread_key_create(&key, nil)
+    precondition(status == 0, "DescriptorPoller: pthread_key_create failed: \(status)")
+    return key
+  }()
+
   private func run() -> Never {
+    pthread_setspecific(Self.threadMark, UnsafeRawPointer(bitPattern: 1))
     var entries: [pollfd] = []
     var ids: [UInt64] = []
     while true {

@@ -1,33 +1,54 @@
 import Dispatch
 
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// Reads a descriptor that this module keeps for the life of the process (the signal self-pipe,
 /// the inotify instance) and hands each chunk read to `receive`, on one serial queue.
 ///
 /// Such a descriptor is shared by every stream of its kind and never closed, so it is read with
-/// one Dispatch read source made once, not with the per-subscription readers of
+/// one wait of its own, made once, not with the per-subscription readers of
 /// ``FileDescriptors``, which close their descriptor when the subscription ends.
+///
+/// The wait is the package's one: ``DescriptorPoller``. Its thread returns from `poll` and reads
+/// the descriptor itself, inside `queue.sync`, which runs the block on that thread when the queue
+/// is idle: so `receive` runs on the queue (serialized with the other work of the queue, such as
+/// the directory checks of a file watch) with no thread switch. (A Dispatch read source costs
+/// one more: its manager thread returns from `epoll_wait` and wakes a worker of the source's
+/// queue. The paced floor of `follow` measured 67 µs a change with a read source and 40 µs with
+/// a `poll` thread, 4.8 and 2.5 context switches; Benchmarks/README.md.)
 final class ProcessChannel: Sendable {
   private let fd: Int32
-  /// The serial queue on which the descriptor is read and `receive` runs.
+  /// The serial queue on which `receive` runs.
   let queue: DispatchQueue
   private let receive: @Sendable (UnsafeRawBufferPointer) -> Void
-  // Kept only so that the source lives as long as the channel; never used after `init`, so no
-  // two threads ever touch it (the Dispatch overlay does not mark sources `Sendable`).
-  private nonisolated(unsafe) let source: any DispatchSourceRead
   // Set on `queue`, to tell whether a caller runs on it.
   private let key = DispatchSpecificKey<UInt8>()
 
-  /// Starts reading `fd`, a non-blocking descriptor, on a serial queue labelled `label`.
+  /// Starts reading `fd`, a non-blocking descriptor, for a serial queue labelled `label`.
   init(fd: Int32, label: String, receive: @escaping @Sendable (UnsafeRawBufferPointer) -> Void) {
     self.fd = fd
     self.receive = receive
     let queue = DispatchQueue(label: label)
     self.queue = queue
     queue.setSpecific(key: key, value: 1)
-    let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-    source.setEventHandler { [fd, receive] in Self.drain(fd, into: receive) }
-    source.activate()
-    self.source = source
+    waitForData()
+  }
+
+  /// Waits until the descriptor has data, then, on the poller's thread, reads it all on the
+  /// queue and waits again. (`poll` reports a descriptor that is readable when the wait begins
+  /// at once, so data that arrives between the read and the next wait is not missed.) The
+  /// channel lives as long as the process, and so does its wait.
+  private func waitForData() {
+    _ = DescriptorPoller.shared.wait(fd, for: Int16(POLLIN)) { [self] _ in
+      queue.sync { Self.drain(fd, into: receive) }
+      waitForData()
+    }
   }
 
   /// Whether the caller runs on the channel's queue (in `receive`, or code it called).
@@ -40,8 +61,7 @@ final class ProcessChannel: Sendable {
     queue.sync { Self.drain(fd, into: receive) }
   }
 
-  /// Reads until the descriptor has nothing more for now. Dispatch on Linux signals new data
-  /// only once, so a handler that left bytes behind would never be called for them.
+  /// Reads until the descriptor has nothing more for now.
   private static func drain(
     _ fd: Int32, into receive: (UnsafeRawBufferPointer) -> Void
   ) {

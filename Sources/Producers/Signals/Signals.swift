@@ -20,24 +20,24 @@ import Multicast
 ///   nobody subscribes meets it: the default action kills the process, as before.
 /// - Threading: a stream is made on an actor (the main actor in top-level code and in
 ///   `@MainActor` types), and each subscription receives its signals on that actor, one at a
-///   time; the self-pipe is read on a private serial queue, which sends each signal only to
-///   the subscriptions of that signal: one thread switch, from that queue to the subscriber's
-///   actor. Code that is not isolated to an actor cannot make a stream. Every run of the
+///   time; the self-pipe is read on the package's poller thread (on a private serial queue,
+///   with no switch), which sends each signal only to the subscriptions of that signal: one
+///   thread switch, from there to the subscriber's actor. Code that is not isolated to an actor cannot make a stream. Every run of the
 ///   handler is one delivery, in the order the signals arrived; nothing is merged when the actor is busy (the deliveries wait in line).
 ///   The system itself merges a standard signal sent again while it is still pending (not yet
 ///   handled), as it does for any handler.
 /// - On the reading thread: `deliveries(of:on:_:)` (variadic, or an array)
-///   with `.sendingThread` subscribe a `@Sendable` closure, from any isolation, that runs on
-///   the queue that reads the self-pipe, with no thread switch by the package; only the
-///   subscribers of a signal are called for it.
+///   with `.sendingThread` subscribe a `@Sendable` closure, from any isolation, that runs where
+///   the self-pipe is read, with no thread switch by the package; only the subscribers of a
+///   signal are called for it.
 /// - Unsubscribe on the actor that made the stream (the stream is not `Sendable`); nothing more
 ///   is delivered to that subscription after it returns. A subscription does not receive
 ///   signals handled before it subscribed.
 /// - Lifetime: dropping a subscription does not unsubscribe (subscriptions are
 ///   attach-and-forget), and the handler stays installed until `unsubscribe()`. The first stream
-///   made in a process creates a self-pipe (two close-on-exec descriptors) and a Dispatch read
-///   source, which are kept for the life of the process and shared by every stream; nothing else
-///   outlives a subscription.
+///   made in a process creates a self-pipe (two close-on-exec descriptors) and a wait for it on
+///   the package's poller, which are kept for the life of the process and shared by every
+///   stream; nothing else outlives a subscription.
 /// - Threads: Dispatch's worker threads (and so Swift concurrency's on Linux) block signals, so
 ///   `raise` called on one of them leaves the signal pending on that thread forever. To signal the
 ///   process from such code, use `kill(getpid(), signal)`.
@@ -86,11 +86,12 @@ public enum Signals {
   /// The spelling and the contract of `subscribe(on: .sendingThread)` on a `SendableEmitter`,
   /// for code with no actor to run on (a server, a command-line tool):
   ///
-  /// - Threading: callable from any isolation. `next` is `@Sendable` and runs on the queue that
-  ///   reads the process's signal pipe, which looks each signal up by number and calls only the
-  ///   subscribers of that signal: one signal at a time, in the order they arrived, never two
-  ///   at once. Keep it short: it holds up every signal behind it, of every subscriber. The
-  ///   thread is a Dispatch thread, which blocks signals (see ``Signals``).
+  /// - Threading: callable from any isolation. `next` is `@Sendable` and runs where the
+  ///   process's signal pipe is read (the package's poller thread, on the pipe's serial queue),
+  ///   which looks each signal up by number and calls only the subscribers of that signal: one
+  ///   signal at a time, in the order they arrived, never two at once. Keep it short: it holds
+  ///   up every signal behind it, of every subscriber, and the descriptor streams that the
+  ///   poller serves.
   /// - Disposition and bad input: as for the stream of the same signals (see ``Signals``); the
   ///   handler is installed before this returns, so a signal sent after it is delivered.
   /// - Lifetime: `unsubscribe()`, from any thread, `next` included, ends the subscription; no

@@ -1,12 +1,13 @@
 // follow-layers LAYER FILE: prints what is appended to FILE, through one more layer of the
 // library at each step, for `Benchmarks/follow-vs-tail --layers`. Beside the floor
-// (Benchmarks/floor/follow-floor.swift: a Dispatch read source of inotify, one hop to the main
+// (Benchmarks/floor/follow-floor.swift: a `poll` thread reading inotify, one hop to the main
 // queue, `pread` and `write`) and `follow`, each layer's cost per event is the difference
 // between two neighbours:
 //
-//   watch-on-sending-thread  FileWatch.changes(at:on: .sendingThread) on the inotify reader's
-//                            queue, then the floor's hop (`DispatchQueue.main.async`), `pread`
-//                            and `write`: FileWatch's reading, demultiplexing and translation.
+//   watch-on-sending-thread  FileWatch.changes(at:on: .sendingThread) on the thread that read
+//                            inotify (the package's poller), then the floor's hop
+//                            (`DispatchQueue.main.async`), `pread` and `write`: FileWatch's
+//                            reading, demultiplexing and translation.
 //   watch                    FileWatch.changes(at:) delivered on the main actor (its gate's
 //                            hop), then `pread` and `write`.
 //   watch+bytes              the same watch sending the refill of FileDescriptors.bytes(of:

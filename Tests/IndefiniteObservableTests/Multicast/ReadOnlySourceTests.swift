@@ -1,7 +1,6 @@
 import Dispatch
 import IndefiniteObservable
 import Multicast
-import Synchronization
 import TestSupport
 import Testing
 
@@ -51,7 +50,7 @@ import Testing
   @Test func aViewOfASendableEmitterIsUsedFromAnotherThreadAndHasTheOperators() async {
     let progress = SendableEmitter<Double>()
     let view = progress.readOnly
-    let fromElsewhere = Mutex<[Double]>([])
+    let fromElsewhere = LockedState<[Double]>([])
     let onQueue = await Task.detached {
       view.subscribe(on: .sendingThread) { value in fromElsewhere.withLock { $0.append(value) } }
     }.value

@@ -1,7 +1,6 @@
 import Dispatch
 import IndefiniteObservable
 import Multicast
-import Synchronization
 import TestSupport
 import Testing
 
@@ -60,7 +59,7 @@ import Testing
 
   @Test func aSendableCurrentValueBindsAnOwnerOnAQueue() async {
     final class Sink: Sendable {
-      let seen = Mutex<[Int]>([])
+      let seen = LockedState<[Int]>([])
     }
     let level = SendableCurrentValue(1)
     let sink = Sink()

@@ -74,6 +74,40 @@ import Testing
         "\(waits) waits of follow's threads for \(lineCount) lines")
     }
 
+    /// A line appended to a followed file costs `follow` two read calls: one of inotify,
+    /// which a short read shows to be empty, and one `pread` of the file, which reads the
+    /// bytes its checkpoint keeps (to tell a truncation) together with the new ones, and whose
+    /// short read shows the file's end. The floor (Benchmarks/floor/follow-floor.swift) makes
+    /// four, reading each descriptor until it has nothing; `follow` made six, with a `pread`
+    /// of the checkpoint before and after each read of the file.
+    @Test func aLineAppendedCostsTwoReadCalls() throws {
+      let scratch = Scratch()
+      defer { scratch.remove() }
+      let log = scratch.file("app.log")
+      append("start", to: log)
+      let follow = try FollowProcess(["app.log"], in: scratch.path)
+      #expect(follow.waitForNote("following app.log"))
+      let writer = LogWriter(log)
+      defer { writer.close() }
+      for index in 1...5 {
+        writer.write("warm-up \(index)")
+        try #require(follow.waitForLines(index))
+      }
+      let lineCount = 100
+      let before = try #require(follow.readCallCount)
+      for index in 1...lineCount {
+        writer.write("line \(index)")
+        try #require(follow.waitForLines(5 + index))
+      }
+      let reads = try #require(follow.readCallCount) - before
+      follow.send(SIGINT)
+      #expect(follow.exitStatus() == 0)
+      // Two a line; a little more when a write lands while a read is under way.
+      #expect(
+        Double(reads) / Double(lineCount) < 2.5,
+        "\(reads) read calls of follow for \(lineCount) lines")
+    }
+
     /// Each followed file costs one descriptor: the one its bytes are read through (no
     /// duplicate for the bytes stream, no descriptor for its watch, which is by path).
     @Test func eachFollowedFileHoldsOneDescriptor() throws {

@@ -61,13 +61,18 @@ final class ProcessChannel: Sendable {
     queue.sync { Self.drain(fd, into: receive) }
   }
 
-  /// Reads until the descriptor has nothing more for now.
+  /// Reads until the descriptor has nothing more for now: until a read comes back short of
+  /// the buffer, which took all there was (a pipe and inotify hand over what they hold, up to
+  /// the size asked for), with no last read to see nothing (`EAGAIN`). What arrives after that
+  /// read, or what it left (inotify stops short of an event that does not fit), is reported by
+  /// the next `poll`, which sees the descriptor still readable.
   private static func drain(
     _ fd: Int32, into receive: (UnsafeRawBufferPointer) -> Void
   ) {
     withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 8) { buffer in
       while case .success(let count) = System.read(fd, into: buffer), count > 0 {
         receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+        guard count == buffer.count else { return }
       }
     }
   }

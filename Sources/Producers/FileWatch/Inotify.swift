@@ -63,6 +63,12 @@
     ) {
       // The receivers are taken out under the lock and handed their events after it.
       let deliveries = routes.withLock { routes in
+        // The usual batch, one change to one watched file: one receiver, all of the events.
+        if let watch = batch.first?.watch, let receivers = routes[watch], receivers.count == 1,
+          batch.allSatisfy({ $0.watch == watch })
+        {
+          return [(receiver: receivers[0], events: batch)]
+        }
         var deliveries: [(receiver: InotifyReceiver, events: [InotifyEvent])] = []
         var indices: [ObjectIdentifier: Int] = [:]
         for event in batch {

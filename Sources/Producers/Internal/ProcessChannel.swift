@@ -40,14 +40,12 @@ final class ProcessChannel: Sendable {
     waitForData()
   }
 
-  /// Waits until the descriptor has data, then, on the poller's thread, reads it all on the
-  /// queue and waits again. (`poll` reports a descriptor that is readable when the wait begins
-  /// at once, so data that arrives between the read and the next wait is not missed.) The
-  /// channel lives as long as the process, and so does its wait.
+  /// Each time the descriptor has data, reads it all on the queue, on the poller's thread.
+  /// (`poll` reports a descriptor that is still readable at once, so data that arrives after
+  /// the read is not missed.) The channel lives as long as the process, and so does its watch.
   private func waitForData() {
-    _ = DescriptorPoller.shared.wait(fd, for: Int16(POLLIN)) { [self] _ in
+    DescriptorPoller.shared.watch(fd, for: Int16(POLLIN)) { [self] in
       queue.sync { Self.drain(fd, into: receive) }
-      waitForData()
     }
   }
 

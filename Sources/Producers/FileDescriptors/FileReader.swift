@@ -139,6 +139,7 @@ final class FileReader<Decoder: ChunkDecoder>: Sendable {
     _ body: (Int32, inout Pass, inout [Piece]) -> Next, _ fd: Int32, _ pass: inout Pass
   ) -> ([Piece], Next) {
     var pieces: [Piece] = []
+    pieces.reserveCapacity(2)  // the usual turn: its values, then the end of the file
     let next = body(fd, &pass, &pieces)
     return (pieces, next)
   }
@@ -192,11 +193,9 @@ final class FileReader<Decoder: ChunkDecoder>: Sendable {
   /// reached the end, with no second read to see 0 (a `/proc` file, whose reads stop short
   /// anywhere, reads until 0). So a change costs one `pread`.
   private func readOn(_ fd: Int32, _ pass: inout Pass, _ pieces: inout [Piece]) -> Next {
+    // Appended to by closures written at each call (a closure kept in a constant, capturing
+    // `values`, put `values` in a box on the heap: an allocation for each turn).
     var values: [Decoder.Value] = []
-    let emit = { (value: Decoder.Value) -> Bool in
-      values.append(value)
-      return true
-    }
     func handOver() {
       if !values.isEmpty { pieces.append(.values(values)) }
       values = []
@@ -221,12 +220,20 @@ final class FileReader<Decoder: ChunkDecoder>: Sendable {
           if !chunk.isEmpty {
             pass.checkpoint.advance(over: chunk)
             pass.readSomething = true
-            pass.decoder.decode(chunk, emit: emit)
+            pass.decoder.decode(chunk) {
+              values.append($0)
+              return true
+            }
             bytesRead += chunk.count
           }
           if chunk.isEmpty || (pass.lengthIsKnown && chunk.count < room) {
             // The end of the file.
-            if !following { pass.decoder.flush(emit: emit) }
+            if !following {
+              pass.decoder.flush {
+                values.append($0)
+                return true
+              }
+            }
             handOver()
             if pass.readSomething || !pass.reportedEnd {
               pass.reportedEnd = true

@@ -32,12 +32,9 @@ import Testing
   }
 
   @Test func aFileThatGrewHoldsAndOneThatShrankOrChangedDoesNot() async throws {
-    let directory = TemporaryDirectory()
-    defer { directory.remove() }
-    let path = directory.file("log")
-    append("one\ntwo\n", to: path)
-    let fd = open(path, O_RDONLY)
-    defer { close(fd) }
+    let log = Log("one\ntwo\n")
+    defer { log.remove() }
+    let (path, fd) = (log.path, log.fd)
     let checkpoint = try #require(FileCheckpoint.reading(fd, at: 8))
     #expect(checkpoint.window == Array("one\ntwo\n".utf8))
     append("three\n", to: path)
@@ -56,12 +53,9 @@ import Testing
   /// One `pread` reads the new bytes and checks the window: the same verdicts as
   /// `verdict(for:)`, and the bytes past the position only when the checkpoint holds.
   @Test func readingOnChecksTheWindowAndReadsWhatFollowsInOneRead() async throws {
-    let directory = TemporaryDirectory()
-    defer { directory.remove() }
-    let path = directory.file("log")
-    append("one\ntwo\n", to: path)
-    let fd = open(path, O_RDONLY)
-    defer { close(fd) }
+    let log = Log("one\ntwo\n")
+    defer { log.remove() }
+    let (path, fd) = (log.path, log.fd)
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64, alignment: 1)
     defer { buffer.deallocate() }
     func readOn(_ checkpoint: FileCheckpoint, upTo count: Int = .max) -> (
@@ -91,18 +85,15 @@ import Testing
     append("ONE\nTWO\nTHREE\n", to: path)
     #expect(readOn(checkpoint)! == (.changed, ""))
     // A descriptor that cannot be read gives its errno.
-    let directoryFD = open(directory.path, O_RDONLY)
+    let directoryFD = open(log.directory.path, O_RDONLY)
     defer { close(directoryFD) }
     #expect(throws: Errno.self) { try FileCheckpoint().readOn(directoryFD, into: buffer).get() }
   }
 
   @Test func aStoredFingerprintIsFoundAgainInTheSameFile() async throws {
-    let directory = TemporaryDirectory()
-    defer { directory.remove() }
-    let path = directory.file("log")
-    append("one\ntwo\n", to: path)
-    let fd = open(path, O_RDONLY)
-    defer { close(fd) }
+    let log = Log("one\ntwo\n")
+    defer { log.remove() }
+    let (path, fd) = (log.path, log.fd)
     var checkpoint = FileCheckpoint()
     checkpoint.advance(over: Array("one\ntwo\n".utf8))
     let stored = (checkpoint.offset, checkpoint.window.count, checkpoint.fingerprint)
@@ -119,5 +110,24 @@ import Testing
     var checkpoint = FileCheckpoint()
     checkpoint.advance(over: Array("one\ntwo\n".utf8))
     #expect(checkpoint.offset == 8)
+  }
+}
+
+/// A file holding `text`, in a directory of its own, open for reading.
+private struct Log {
+  let directory = TemporaryDirectory()
+  let path: String
+  let fd: Int32
+
+  init(_ text: String) {
+    path = directory.file("log")
+    append(text, to: path)
+    fd = open(path, O_RDONLY)
+  }
+
+  /// Closes the file and removes the directory.
+  func remove() {
+    close(fd)
+    directory.remove()
   }
 }

@@ -7,7 +7,9 @@
 // poller's thread). Until 2026-11-27 the events were read by a Dispatch read source, as the
 // package did: that floor cost 67 to 70 µs a change against 40 for this one, because Dispatch's
 // manager thread returns from `epoll_wait` and wakes a worker of the source's queue, one switch
-// more (Benchmarks/README.md).
+// more (Benchmarks/README.md). Since 2026-11-27 too, a read that comes back short of its buffer
+// is the last (inotify and a regular file hand over all they hold): 2 read calls a change, not
+// 4, as the package reads them.
 //
 //   swiftc -O -o follow-floor Benchmarks/floor/follow-floor.swift
 //   follow-floor FILE
@@ -31,6 +33,7 @@ let buffer = UnsafeMutableRawPointer.allocate(byteCount: 1 << 16, alignment: 8)
     offset += off_t(count)
     var written = 0
     while written < count { written += write(1, buffer + written, count - written) }
+    guard count == 1 << 16 else { return }  // short: the end of the file
   }
 }
 
@@ -40,7 +43,10 @@ let reader = Thread {
   while true {
     guard poll(&entry, 1, -1) > 0 else { continue }
     var any = false
-    while read(inotify, events, 4096) > 0 { any = true }
+    while case let count = read(inotify, events, 4096), count > 0 {
+      any = true
+      guard count == 4096 else { break }  // short: all there was
+    }
     if any { DispatchQueue.main.async { copyAppended() } }
   }
 }

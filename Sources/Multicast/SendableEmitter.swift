@@ -39,7 +39,7 @@ import IndefiniteObservable
 ///   including values waiting for their hop or on their queue.
 /// - Re-entrancy, options and lifetime: as ``Emitter``'s.
 public final class SendableEmitter<T: Sendable>: SendableSource, MulticastSubject {
-  let storage: MulticastStorage<T>
+  @usableFromInline let storage: MulticastStorage<T>
 
   /// Ends every subscription and releases the last value.
   deinit {
@@ -71,6 +71,7 @@ public final class SendableEmitter<T: Sendable>: SendableSource, MulticastSubjec
   /// - Parameters:
   ///   - value: The value to deliver.
   ///   - isolation: The caller's isolation, which the compiler passes.
+  @inlinable
   public func send(_ value: T, isolation: isolated (any Actor)? = #isolation) {
     SendingIsolation.with(isolation) { storage.send(value) }
   }

@@ -45,6 +45,36 @@ import Testing
     /// source's queue, then the main queue), and about 6 while a reader's queue stood between
     /// the watch and the main actor as well.
     @Test func aLineAppendedIsPrintedAfterOneThreadSwitch() throws {
+      let lineCount = 200
+      let waits = try growth(over: lineCount, warmUp: 20) { $0.voluntarySwitchCount }
+      print("follow's threads waited \(Double(waits) / Double(lineCount)) times a line")
+      // One switch is about 2 waits a line, a little more under load; one more, 3.5 or more.
+      #expect(
+        Double(waits) / Double(lineCount) < 3,
+        "\(waits) waits of follow's threads for \(lineCount) lines")
+    }
+
+    /// A line appended to a followed file costs `follow` two read calls: one of inotify,
+    /// which a short read shows to be empty, and one `pread` of the file, which reads the
+    /// bytes its checkpoint keeps (to tell a truncation) together with the new ones, and whose
+    /// short read shows the file's end. `follow` made six: a read of inotify that found
+    /// nothing, a `pread` of the checkpoint before and after the file's, and one that found
+    /// its end. (The floor, Benchmarks/floor/follow-floor.swift, now reads as `follow` does.)
+    @Test func aLineAppendedCostsTwoReadCalls() throws {
+      let lineCount = 100
+      let reads = try growth(over: lineCount, warmUp: 5) { $0.readCallCount }
+      // Two a line; a little more when a write lands while a read is under way.
+      #expect(
+        Double(reads) / Double(lineCount) < 2.5,
+        "\(reads) read calls of follow for \(lineCount) lines")
+    }
+
+    /// Starts `follow` on one file and writes `warmUp` lines, then `count` more, each once the
+    /// one before it was printed; returns how much `counter` grew over the `count` lines, once
+    /// `follow` has exited cleanly on SIGINT.
+    private func growth(
+      over count: Int, warmUp: Int, of counter: (FollowProcess) -> Int?
+    ) throws -> Int {
       let scratch = Scratch()
       defer { scratch.remove() }
       let log = scratch.file("app.log")
@@ -53,25 +83,19 @@ import Testing
       #expect(follow.waitForNote("following app.log"))
       let writer = LogWriter(log)
       defer { writer.close() }
-      let warmUp = 20
-      let lineCount = 200
       for index in 1...warmUp {
         writer.write("warm-up \(index)")
         try #require(follow.waitForLines(index))
       }
-      let before = try #require(follow.voluntarySwitchCount)
-      for index in 1...lineCount {
+      let before = try #require(counter(follow))
+      for index in 1...count {
         writer.write("line \(index)")
         try #require(follow.waitForLines(warmUp + index))
       }
-      let waits = try #require(follow.voluntarySwitchCount) - before
-      print("follow's threads waited \(Double(waits) / Double(lineCount)) times a line")
+      let grown = try #require(counter(follow)) - before
       follow.send(SIGINT)
       #expect(follow.exitStatus() == 0)
-      // One switch is about 2 waits a line, a little more under load; one more, 3.5 or more.
-      #expect(
-        Double(waits) / Double(lineCount) < 3,
-        "\(waits) waits of follow's threads for \(lineCount) lines")
+      return grown
     }
 
     /// Each followed file costs one descriptor: the one its bytes are read through (no

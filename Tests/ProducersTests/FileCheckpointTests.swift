@@ -32,12 +32,9 @@ import Testing
   }
 
   @Test func aFileThatGrewHoldsAndOneThatShrankOrChangedDoesNot() async throws {
-    let directory = TemporaryDirectory()
-    defer { directory.remove() }
-    let path = directory.file("log")
-    append("one\ntwo\n", to: path)
-    let fd = open(path, O_RDONLY)
-    defer { close(fd) }
+    let log = Log("one\ntwo\n")
+    defer { log.remove() }
+    let (path, fd) = (log.path, log.fd)
     let checkpoint = try #require(FileCheckpoint.reading(fd, at: 8))
     #expect(checkpoint.window == Array("one\ntwo\n".utf8))
     append("three\n", to: path)
@@ -53,13 +50,50 @@ import Testing
     #expect(FileCheckpoint(offset: 80).verdict(for: fd) == .shorter)
   }
 
+  /// One `pread` reads the new bytes and checks the window: the same verdicts as
+  /// `verdict(for:)`, and the bytes past the position only when the checkpoint holds.
+  @Test func readingOnChecksTheWindowAndReadsWhatFollowsInOneRead() async throws {
+    let log = Log("one\ntwo\n")
+    defer { log.remove() }
+    let (path, fd) = (log.path, log.fd)
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64, alignment: 1)
+    defer { buffer.deallocate() }
+    func readOn(_ checkpoint: FileCheckpoint, upTo count: Int = .max) -> (
+      FileCheckpoint.Verdict, String
+    )? {
+      guard case .success(let found) = checkpoint.readOn(fd, into: buffer, upTo: count) else {
+        return nil
+      }
+      return (found.verdict, String(decoding: found.bytes, as: UTF8.self))
+    }
+    #expect(readOn(FileCheckpoint())! == (.holds, "one\ntwo\n"))
+    let checkpoint = try #require(FileCheckpoint.reading(fd, at: 8))
+    #expect(readOn(checkpoint)! == (.holds, ""))
+    append("three\n", to: path)
+    #expect(readOn(checkpoint)! == (.holds, "three\n"))
+    #expect(readOn(checkpoint, upTo: 2)! == (.holds, "th"))
+    #expect(readOn(checkpoint, upTo: -5)! == (.holds, ""))
+    // No room past the window's 8 bytes: the verdict only.
+    let small = UnsafeMutableRawBufferPointer(rebasing: buffer[..<8])
+    #expect(try checkpoint.readOn(fd, into: small).get().bytes.isEmpty)
+    // A position with no bytes to compare reads one byte before it.
+    #expect(readOn(FileCheckpoint(offset: 8))! == (.holds, "three\n"))
+    #expect(readOn(FileCheckpoint(offset: 80))! == (.shorter, ""))
+    truncate(path, 4)
+    #expect(readOn(checkpoint)! == (.shorter, ""))
+    truncate(path, 0)
+    append("ONE\nTWO\nTHREE\n", to: path)
+    #expect(readOn(checkpoint)! == (.changed, ""))
+    // A descriptor that cannot be read gives its errno.
+    let directoryFD = open(log.directory.path, O_RDONLY)
+    defer { close(directoryFD) }
+    #expect(throws: Errno.self) { try FileCheckpoint().readOn(directoryFD, into: buffer).get() }
+  }
+
   @Test func aStoredFingerprintIsFoundAgainInTheSameFile() async throws {
-    let directory = TemporaryDirectory()
-    defer { directory.remove() }
-    let path = directory.file("log")
-    append("one\ntwo\n", to: path)
-    let fd = open(path, O_RDONLY)
-    defer { close(fd) }
+    let log = Log("one\ntwo\n")
+    defer { log.remove() }
+    let (path, fd) = (log.path, log.fd)
     var checkpoint = FileCheckpoint()
     checkpoint.advance(over: Array("one\ntwo\n".utf8))
     let stored = (checkpoint.offset, checkpoint.window.count, checkpoint.fingerprint)
@@ -76,5 +110,24 @@ import Testing
     var checkpoint = FileCheckpoint()
     checkpoint.advance(over: Array("one\ntwo\n".utf8))
     #expect(checkpoint.offset == 8)
+  }
+}
+
+/// A file holding `text`, in a directory of its own, open for reading.
+private struct Log {
+  let directory = TemporaryDirectory()
+  let path: String
+  let fd: Int32
+
+  init(_ text: String) {
+    path = directory.file("log")
+    append(text, to: path)
+    fd = open(path, O_RDONLY)
+  }
+
+  /// Closes the file and removes the directory.
+  func remove() {
+    close(fd)
+    directory.remove()
   }
 }

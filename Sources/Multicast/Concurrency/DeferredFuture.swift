@@ -36,9 +36,10 @@ import IndefiniteObservable
 ///
 /// - Threading: the work runs in a task of its own, off the subscriber's actor (the completion
 ///   handler runs wherever its API calls it); the value then hops to the subscriber's actor, one
-///   thread switch. A completion handler called synchronously, while the API's function is
-///   still running on the subscriber's actor, delivers before `subscribe` returns, as Combine's
-///   does.
+///   thread switch. A completion handler called synchronously, on the subscribing thread while
+///   the API's function is still running there, delivers before `subscribe` returns, as
+///   Combine's does; one called from any other thread hops, even while that function still
+///   runs, so an `async` function that returns at once is never delivered early by a race.
 /// - Cancellation: `unsubscribe()` cancels the task (an `async` function sees
 ///   `Task.isCancelled`, and `withTaskCancellationHandler` can cancel a callback API's work) and
 ///   closes the delivery: once it returns on the subscriber's actor, the value is never
@@ -102,14 +103,19 @@ public final class DeferredFuture<Value: Sendable>: Sendable {
   public func stream(isolation: isolated any Actor = #isolation) -> ValueObservable<Value> {
     ValueObservable { observer in
       let gate = ObserverGate(isolation: isolation, observer.next)
-      let delivery = OnceDelivery<Value>()
-      let cancel = self.start { value in
-        // Once subscribe has returned, the value hops to the actor.
-        if delivery.deliversNow(value) { _ = gate.send(value) }
+      let delivered = LockedState(false)
+      // While `start` runs on this thread, the thread is recorded as on `isolation`: a promise
+      // called here is delivered at once, before subscribe returns; a value from any other
+      // thread (a task, a callback) hops, also while `start` still runs.
+      let cancel = SendingIsolation.with(isolation) {
+        self.start { value in
+          let first = delivered.withLock { delivered in
+            defer { delivered = true }
+            return !delivered
+          }
+          if first { _ = gate.deliverFromCurrentSender(value) }
+        }
       }
-      // A value delivered while `start` ran (a promise called synchronously) is delivered here,
-      // on the actor, before subscribe returns.
-      if let value = delivery.startReturned() { _ = gate.send(value, isolation: isolation) }
       return {
         gate.close()
         cancel.cancel()
@@ -126,46 +132,5 @@ public final class DeferredFuture<Value: Sendable>: Sendable {
     _ next: @escaping (Value) -> Void
   ) -> Subscription {
     stream(isolation: isolation).subscribe(next)
-  }
-}
-
-/// Whether one subscription's value has come, and whether it came while the work was starting,
-/// so that the first value counts and a synchronous one is delivered before subscribe returns.
-private final class OnceDelivery<Value: Sendable>: Sendable {
-  private let state = LockedState(State.starting(nil))
-
-  private enum State {
-    /// `start` is running; a value that came meanwhile.
-    case starting(Value?)
-    /// `start` has returned and no value has come.
-    case waiting
-    /// The value has been taken.
-    case done
-  }
-
-  /// Records `value` if it is the first; whether the caller is to send it now (`start` has
-  /// returned). A first value that comes while `start` runs is kept for ``startReturned()``.
-  func deliversNow(_ value: Value) -> Bool {
-    state.withLock { state in
-      switch state {
-      case .starting(nil):
-        state = .starting(value)
-        return false
-      case .waiting:
-        state = .done
-        return true
-      case .starting, .done:
-        return false
-      }
-    }
-  }
-
-  /// Marks `start` as returned, and returns the value that came while it ran, if any.
-  func startReturned() -> Value? {
-    state.withLock { state in
-      guard case .starting(let value) = state else { return nil }
-      state = value == nil ? .waiting : .done
-      return value
-    }
   }
 }

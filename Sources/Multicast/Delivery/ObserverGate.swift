@@ -67,31 +67,43 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   // turn, which runs isolated to it. A `@Sendable` closure is called anywhere. A breach (a call
   // off the actor) traps in the subscribers that assert their isolation while other threads
   // send: SendableSourceTests, ReceiveOnMainActorTests, AsyncSequenceObservableTests.
-  private let state: LockedState<State>
+  //
+  // The path of a value (send, deliver, a turn, a call) is `@inlinable`, so that a source in
+  // another module calls a gate specialized for its value type: unspecialized, each call looked
+  // up the gate's generic metadata (its state, a call, the closure's type) at run time, 19
+  // look-ups for each line that `follow` printed through two gates
+  // (`Benchmarks/follow-vs-tail --counts`).
+  @usableFromInline let state: LockedState<State>
   // Whether the closure is bound to an actor (false: it is `@Sendable`).
-  private let isBound: Bool
+  @usableFromInline let isBound: Bool
 
   /// The most values one scheduled turn delivers before it lets the actor go.
-  static var valuesPerTurn: Int { 256 }
+  @inlinable static var valuesPerTurn: Int { 256 }
 
-  private struct State {
+  @usableFromInline struct State {
     // In a struct field, not a bare generic state: see `LockedState`.
-    var next: ((Value) -> Void)?
+    @usableFromInline var next: ((Value) -> Void)?
     // The actor an actor-bound closure runs on; released with the closure when the gate closes,
     // so that a closed gate that something still holds (a pending Observation registration, a
     // source's table) keeps no actor alive.
-    var actor: (any Actor)?
+    @usableFromInline var actor: (any Actor)?
     // Values waiting for their hop, oldest first.
-    var pending = PendingValues<Value>()
+    @usableFromInline var pending = PendingValues<Value>()
     // How many values may wait, and which go when that many do.
-    var buffering: GateBuffering
+    @usableFromInline var buffering: GateBuffering
     // Whether a delivery on `actor` is under way (a turn, or a send from the actor).
-    var draining = false
+    @usableFromInline var draining = false
     // How many more values the delivery under way takes before it lets the actor go: a turn
     // starts with those that waited when it began; a send from the actor extends it to its own.
-    var budget = 0
+    @usableFromInline var budget = 0
     // Whether a task that will run a turn is on its way.
-    var scheduled = false
+    @usableFromInline var scheduled = false
+
+    init(next: ((Value) -> Void)?, actor: (any Actor)?, buffering: GateBuffering) {
+      self.next = next
+      self.actor = actor
+      self.buffering = buffering
+    }
   }
 
   /// Creates an open gate to `next`, which will only ever run on the caller's actor.
@@ -145,20 +157,22 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   ///     that it may call an actor-bound closure at once.
   /// - Returns: False once the gate is closed (the value is dropped), true otherwise (also when
   ///   a ``GateBuffering`` limit dropped a value).
-  @discardableResult
+  @discardableResult @inlinable
   public func send(_ value: Value, isolation: isolated (any Actor)? = #isolation) -> Bool {
     deliver(value) { actor in isolation.map { $0 === actor } ?? false }
   }
 
   /// `send`, for a sender whose isolation ``SendingIsolation`` knows: the one it recorded on
   /// this thread, or the main actor when this thread runs the main queue.
+  @inlinable
   func deliverFromCurrentSender(_ value: Value) -> Bool {
     deliver(value, isSenderOn: SendingIsolation.runs)
   }
 
   /// Delivers `value`; `isSenderOn(actor)` says whether the caller runs isolated to the gate's
   /// actor.
-  private func deliver(_ value: Value, isSenderOn: (any Actor) -> Bool) -> Bool {
+  @inlinable
+  func deliver(_ value: Value, isSenderOn: (any Actor) -> Bool) -> Bool {
     guard isBound else {
       guard let call = state.withLock({ Call($0.next, value) }) else { return false }
       call.run()
@@ -213,7 +227,7 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   }
 
   /// What `deliver` does once it has released the lock.
-  private enum Action {
+  @usableFromInline enum Action {
     case closed, none
     case deliverNow(any Actor)
     case drainNow(any Actor)
@@ -221,7 +235,8 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   }
 
   /// Starts a task that runs a turn on `actor`.
-  private func schedule(on actor: any Actor) {
+  @inlinable
+  func schedule(on actor: any Actor) {
     if actor === MainActor.shared {
       Task { @MainActor in self.runTurn(on: MainActor.shared) }
     } else {
@@ -253,13 +268,15 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   }
 
   /// Runs a scheduled turn on the gate's actor.
-  private func turn(isolation: isolated any Actor) {
+  @inlinable
+  func turn(isolation: isolated any Actor) {
     runTurn(on: isolation)
   }
 
   /// Called on the gate's actor by the task that a hop scheduled: takes the values that wait
   /// now, at most ``valuesPerTurn``.
-  private func runTurn(on actor: any Actor) {
+  @inlinable
+  func runTurn(on actor: any Actor) {
     let drains = state.withLock { state in
       state.scheduled = false
       guard !state.draining else { return false }  // a delivery under way schedules the next
@@ -272,7 +289,8 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
 
   /// Delivers queued values, on the gate's actor, until the budget of the delivery under way is
   /// spent; then ends `draining`, and schedules the next turn when values still wait.
-  private func drainQueued() {
+  @inlinable
+  func drainQueued() {
     while true {
       var next: (any Actor)?
       let call: Call? = state.withLock { state in
@@ -297,24 +315,27 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   }
 
   /// Calls the closure with `value` unless the gate was closed.
-  private func call(_ value: Value) {
+  @inlinable
+  func call(_ value: Value) {
     state.withLock { Call($0.next, value) }?.run()
   }
 
   /// A call of the closure, taken out of the lock to be made after it. A struct, because the
   /// closure returned bare (or in a tuple) through the lock's generic result is wrapped in a
   /// reabstraction thunk: an allocation for every value.
-  private struct Call {
-    let next: (Value) -> Void
-    let value: Value
+  @usableFromInline struct Call {
+    @usableFromInline let next: (Value) -> Void
+    @usableFromInline let value: Value
 
     /// Nil when the gate is closed (`next` is nil).
+    @inlinable
     init?(_ next: ((Value) -> Void)?, _ value: Value) {
       guard let next else { return nil }
       self.next = next
       self.value = value
     }
 
+    @inlinable
     func run() { next(value) }
   }
 }

@@ -24,6 +24,7 @@ import Dispatch
 /// the main thread), which `DispatchQueue.getSpecific` sees. No public API tells, without
 /// trapping, whether another actor's executor runs this thread, so other actors are recognized
 /// only when recorded.
+@usableFromInline
 enum SendingIsolation {
   private static let key: pthread_key_t = {
     var key = pthread_key_t()
@@ -35,6 +36,7 @@ enum SendingIsolation {
   /// Runs `body` with `isolation` as this thread's sending isolation, then restores the one
   /// before (sends nest when a subscriber sends).
   /// A nil `isolation` keeps the one recorded around this call.
+  @usableFromInline
   static func with<R>(_ isolation: (any Actor)?, _ body: () -> R) -> R {
     guard let isolation else { return body() }
     let before = pthread_getspecific(key)
@@ -46,6 +48,7 @@ enum SendingIsolation {
 
   /// Whether the code on this thread runs isolated to `actor`: recorded, or, for the main
   /// actor, on the main queue.
+  @usableFromInline
   static func runs(_ actor: any Actor) -> Bool {
     isOn(actor) || (actor === MainActor.shared && MainQueue.isCurrent)
   }

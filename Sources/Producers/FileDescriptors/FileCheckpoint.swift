@@ -119,6 +119,52 @@ public struct FileCheckpoint: Sendable, Hashable {
     }
   }
 
+  /// Reads what follows the position into `buffer` and tells whether the file still holds the
+  /// checkpoint, in one `pread`: the window's bytes (one byte when the window is empty, none at
+  /// offset 0) are read in front of the new ones and compared with the window. A follower that
+  /// calls ``verdict(for:)`` and then reads makes two reads, and a rewrite between them goes
+  /// unseen; this makes one. A read that stops short of the end of `buffer` has reached the
+  /// file's end: a regular file's `pread` returns fewer bytes than asked only there.
+  ///
+  /// ```swift
+  /// let found = checkpoint.readOn(fd, into: buffer)  // buffer: windowLimit + 64 KiB, say
+  /// if case .success((.holds, let bytes)) = found { checkpoint.advance(over: bytes) }
+  /// ```
+  ///
+  /// The position does not move (call ``advance(over:)`` with the bytes), nor does the
+  /// descriptor's offset.
+  ///
+  /// - Parameters:
+  ///   - fd: An open regular file.
+  ///   - buffer: Where the window's bytes and the new ones are read: at most ``windowLimit``
+  ///     bytes more than the most new ones wanted.
+  ///   - maximumCount: The most new bytes to read (as many as fit in `buffer` by default; a
+  ///     negative count is 0).
+  /// - Returns: The verdict, with the bytes past the position, in `buffer`: as many as fit
+  ///   after the window's bytes, at most `maximumCount`, and empty unless the verdict is
+  ///   ``Verdict/holds``. Or the errno of a failed read. With no room for a new byte, nothing
+  ///   new is read: the verdict is then that of ``verdict(for:)``.
+  public func readOn(
+    _ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, upTo maximumCount: Int = .max
+  ) -> Result<(verdict: Verdict, bytes: UnsafeRawBufferPointer), Errno> {
+    let behind = offset > 0 ? max(window.count, 1) : 0
+    let none = UnsafeRawBufferPointer(start: nil, count: 0)
+    let room = min(buffer.count - behind, maximumCount)
+    guard room > 0 else { return .success((verdict(for: fd), none)) }
+    let count: Int
+    let part = UnsafeMutableRawBufferPointer(rebasing: buffer[..<(behind + room)])
+    switch System.read(fd, into: part, at: offset - Int64(behind)) {
+    case .failure(let errno): return .failure(errno)
+    case .success(let read): count = read
+    }
+    guard count >= behind else { return .success((.shorter, none)) }
+    if !window.isEmpty {
+      let same = window.withUnsafeBytes { memcmp($0.baseAddress!, buffer.baseAddress!, behind) }
+      guard same == 0 else { return .success((.changed, none)) }
+    }
+    return .success((.holds, UnsafeRawBufferPointer(rebasing: buffer[behind..<count])))
+  }
+
   /// A 64-bit FNV-1a hash of ``window``, to store with ``offset`` instead of the bytes
   /// themselves: a later ``reading(_:at:windowLength:)`` with the window's length gives a
   /// checkpoint with the same fingerprint when the file still holds it.

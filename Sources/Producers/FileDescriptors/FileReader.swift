@@ -47,6 +47,9 @@ final class FileReader<Decoder: ChunkDecoder>: Sendable {
     var passAgain = false
     // Whether the pass under way may compare the file with the checkpoint (see above).
     var lengthIsKnown = true
+    // Whether `stat` once gave the file a length: then it is no `/proc` file, and is not asked
+    // again (a `stat` for each pass was one system call in five of a change).
+    var hasShownLength = false
     var readSomething = false
     var reportedEnd = false
     var hasFailed = false
@@ -109,13 +112,10 @@ final class FileReader<Decoder: ChunkDecoder>: Sendable {
   }
 
   /// The next turn of the pass under way, on the poller's thread: from the start of the file
-  /// if it was truncated since the last turn (the subscriber may have done it).
+  /// if it was truncated since the last turn (the subscriber may have done it; its read says).
   @Sendable private func continuePass() {
     reader.wait(for: Int16(POLLIN)) { [self] in
-      turn { fd, pass, pieces in
-        _ = Self.startedOver(fd, &pass, &pieces)
-        return readOn(fd, &pass, &pieces)
-      }
+      turn { fd, pass, pieces in readOn(fd, &pass, &pieces) }
     }
   }
 
@@ -139,6 +139,7 @@ final class FileReader<Decoder: ChunkDecoder>: Sendable {
     _ body: (Int32, inout Pass, inout [Piece]) -> Next, _ fd: Int32, _ pass: inout Pass
   ) -> ([Piece], Next) {
     var pieces: [Piece] = []
+    pieces.reserveCapacity(2)  // the usual turn: its values, then the end of the file
     let next = body(fd, &pass, &pieces)
     return (pieces, next)
   }
@@ -171,72 +172,79 @@ final class FileReader<Decoder: ChunkDecoder>: Sendable {
     return readOn(fd, &pass, &pieces)
   }
 
-  /// Begins a pass: from the start of the file when it was truncated, else from the position.
+  /// Begins a pass, whose first read tells whether the file was truncated.
   private func beginPass(_ fd: Int32, _ pass: inout Pass, _ pieces: inout [Piece]) {
-    pass.lengthIsKnown = !Self.lengthIsUnknown(fd)
-    _ = Self.startedOver(fd, &pass, &pieces)
+    if !pass.hasShownLength {
+      let length = Self.length(of: fd)
+      pass.hasShownLength = length == .some
+      pass.lengthIsKnown = length != .unknown
+    }
     pass.isPassing = true
     pass.readSomething = false
-  }
-
-  /// Whether the file no longer holds the bytes read before the position (truncated, or
-  /// truncated and written again past it): then reading starts again from the beginning.
-  private static func startedOver(_ fd: Int32, _ pass: inout Pass, _ pieces: inout [Piece])
-    -> Bool
-  {
-    guard pass.lengthIsKnown, pass.checkpoint.verdict(for: fd) != .holds else { return false }
-    pass.checkpoint = FileCheckpoint()
-    pass.decoder.reset()
-    pieces.append(.status(.truncated))
-    return true
   }
 
   /// Reads on, in one turn, until the file's end (`.end`: the pass ends once its values are
   /// handed over; another begins at once if one was asked for) or until about one chunk of
   /// bytes has completed values (`.turn`: the pass goes on in a later turn).
+  ///
+  /// Each read is one `pread` that also checks the checkpoint (``FileCheckpoint/readOn(_:into:)``):
+  /// a chunk read from a file rewritten since the last read would be the middle of the new
+  /// content, so such a read starts over from the beginning. A read that stops short has
+  /// reached the end, with no second read to see 0 (a `/proc` file, whose reads stop short
+  /// anywhere, reads until 0). So a change costs one `pread`.
   private func readOn(_ fd: Int32, _ pass: inout Pass, _ pieces: inout [Piece]) -> Next {
+    // Appended to by closures written at each call (a closure kept in a constant, capturing
+    // `values`, put `values` in a box on the heap: an allocation for each turn).
     var values: [Decoder.Value] = []
-    let emit = { (value: Decoder.Value) -> Bool in
-      values.append(value)
-      return true
-    }
     func handOver() {
       if !values.isEmpty { pieces.append(.values(values)) }
       values = []
     }
     let chunkSize = self.chunkSize
+    let behind = FileCheckpoint.windowLimit
     var bytesRead = 0
-    return withUnsafeTemporaryAllocation(byteCount: chunkSize, alignment: 1) { buffer in
+    return withUnsafeTemporaryAllocation(byteCount: behind + chunkSize, alignment: 1) { buffer in
       while true {
         let room = bytesRead < chunkSize ? chunkSize - bytesRead : chunkSize
-        let part = UnsafeMutableRawBufferPointer(rebasing: buffer[..<room])
-        switch System.read(fd, into: part, at: pass.checkpoint.offset) {
-        case .success(0):
-          if !following { pass.decoder.flush(emit: emit) }
-          handOver()
-          if pass.readSomething || !pass.reportedEnd {
-            pass.reportedEnd = true
-            pieces.append(.status(.endOfFile))
+        let found: Result<(verdict: FileCheckpoint.Verdict, bytes: UnsafeRawBufferPointer), Errno>
+        if pass.lengthIsKnown {
+          found = pass.checkpoint.readOn(fd, into: buffer, upTo: room)
+        } else {
+          let part = UnsafeMutableRawBufferPointer(rebasing: buffer[..<room])
+          found = System.read(fd, into: part, at: pass.checkpoint.offset).map {
+            (.holds, UnsafeRawBufferPointer(rebasing: part[..<$0]))
           }
-          guard pass.passAgain else { return .end }
-          pass.passAgain = false
-          beginPass(fd, &pass, &pieces)
-          bytesRead = 0
-        case .success(let count):
-          // Checked after the read: a chunk read from a file rewritten since the last read
-          // would be the middle of the new content. The next read is from the start.
-          var truncation: [Piece] = []
-          if Self.startedOver(fd, &pass, &truncation) {
+        }
+        switch found {
+        case .success((.holds, let chunk)):
+          if !chunk.isEmpty {
+            pass.checkpoint.advance(over: chunk)
+            pass.readSomething = true
+            pass.decoder.decode(chunk) {
+              values.append($0)
+              return true
+            }
+            bytesRead += chunk.count
+          }
+          if chunk.isEmpty || (pass.lengthIsKnown && chunk.count < room) {
+            // The end of the file.
+            if !following {
+              pass.decoder.flush {
+                values.append($0)
+                return true
+              }
+            }
             handOver()
-            pieces += truncation
+            if pass.readSomething || !pass.reportedEnd {
+              pass.reportedEnd = true
+              pieces.append(.status(.endOfFile))
+            }
+            guard pass.passAgain else { return .end }
+            pass.passAgain = false
+            beginPass(fd, &pass, &pieces)
             bytesRead = 0
             continue
           }
-          let chunk = UnsafeRawBufferPointer(rebasing: buffer[..<count])
-          pass.checkpoint.advance(over: chunk)
-          pass.readSomething = true
-          pass.decoder.decode(chunk, emit: emit)
-          bytesRead += count
           guard bytesRead >= chunkSize else { continue }
           // A chunk's worth that completed nothing (part of a long line) is read on at once.
           if values.isEmpty {
@@ -245,6 +253,13 @@ final class FileReader<Decoder: ChunkDecoder>: Sendable {
           }
           handOver()
           return .turn
+        case .success:
+          // Truncated, or rewritten: from the start again.
+          handOver()
+          pass.checkpoint = FileCheckpoint()
+          pass.decoder.reset()
+          pieces.append(.status(.truncated))
+          bytesRead = 0
         case .failure(let errno):
           pass.isPassing = false
           pass.hasFailed = true
@@ -256,12 +271,25 @@ final class FileReader<Decoder: ChunkDecoder>: Sendable {
     }
   }
 
-  /// Whether `stat` says 0 for a file that has a byte at its start: a `/proc` or `/sys` file.
-  private static func lengthIsUnknown(_ fd: Int32) -> Bool {
-    guard case .success(let info) = System.status(fd), info.st_size == 0 else { return false }
+  /// What `stat` says of the file's length.
+  private enum Length {
+    /// `stat` failed.
+    case none
+    /// More than 0 bytes: a file with a length.
+    case some
+    /// 0 bytes, and so it reads.
+    case empty
+    /// 0 bytes, yet it has a byte at its start: a `/proc` or `/sys` file.
+    case unknown
+  }
+
+  /// What `stat` says of the length of the file `fd`, checked against its first byte.
+  private static func length(of fd: Int32) -> Length {
+    guard case .success(let info) = System.status(fd) else { return .none }
+    guard info.st_size == 0 else { return .some }
     let first = withUnsafeTemporaryAllocation(byteCount: 1, alignment: 1) { buffer in
       System.read(fd, into: buffer, at: 0)
     }
-    return first == .success(1)
+    return first == .success(1) ? .unknown : .empty
   }
 }

@@ -61,6 +61,15 @@
     private static func route(
       _ batch: [InotifyEvent], through routes: LockedState<[Int32: [InotifyReceiver]]>
     ) {
+      // The usual batch, one change to one watched file: one receiver, all of the events, as
+      // read (no list of deliveries to make).
+      let only = routes.withLock { routes -> InotifyReceiver? in
+        guard let watch = batch.first?.watch, let receivers = routes[watch],
+          receivers.count == 1, batch.allSatisfy({ $0.watch == watch })
+        else { return nil }
+        return receivers[0]
+      }
+      if let only { return only.receive(batch) }
       // The receivers are taken out under the lock and handed their events after it.
       let deliveries = routes.withLock { routes in
         var deliveries: [(receiver: InotifyReceiver, events: [InotifyEvent])] = []

@@ -9,9 +9,9 @@ import IndefiniteObservable
 #endif
 
 /// Waits for descriptors to be readable or writable, with `poll` on a thread of its own, and
-/// calls each waiter once: what the descriptor streams, and the channels of the process's own
-/// descriptors (``ProcessChannel``: inotify, the signal pipe), use in place of Dispatch read and
-/// write sources.
+/// calls each waiter once (``wait(_:for:_:)``: what the descriptor streams use for each turn)
+/// or each time (``watch(_:for:_:)``: the channels of the process's own descriptors,
+/// ``ProcessChannel``, inotify and the signal pipe), in place of Dispatch read and write sources.
 ///
 /// Why not Dispatch: on Linux, libdispatch's epoll loop reads a freed muxnote and crashes the
 /// process (`_dispatch_event_loop_drain`, SIGSEGV) when read sources on pipes are suspended and
@@ -24,7 +24,7 @@ import IndefiniteObservable
 /// lock, and readiness reported for an entry that is gone is ignored, so a descriptor closed
 /// (or its number reused) after its wait was cancelled is never mistaken for it.
 ///
-/// - Threading: ``wait(_:_:)`` and ``cancel(_:)`` may be called from any thread. A waiter's
+/// - Threading: ``wait(_:for:_:)``, ``watch(_:for:_:)`` and ``cancel(_:)`` may be called from any thread. A waiter's
 ///   `ready` runs on the poller's thread, with no lock held; it may read the descriptor (a
 ///   reader's turn: one chunk, bounded) and hand the values on, and must not block.
 /// - Lifetime: one poller per process, and its thread, live as long as the process.
@@ -35,12 +35,16 @@ final class DescriptorPoller: Sendable {
   private struct Waiter {
     let fd: Int32
     let events: Int16
+    // Whether the wait stays after `ready` is called (``watch(_:for:_:)``).
+    let stays: Bool
     let ready: @Sendable (UInt64) -> Void
   }
 
   private struct State {
     var waiters: [UInt64: Waiter] = [:]
     var nextID: UInt64 = 0
+    // Counts the changes to `waiters`: the thread lists them again for `poll` only after one.
+    var generation: UInt64 = 0
   }
 
   private let state = LockedState(State())
@@ -82,9 +86,22 @@ final class DescriptorPoller: Sendable {
   func wait(
     _ fd: Int32, for events: Int16, _ ready: @escaping @Sendable (UInt64) -> Void
   ) -> UInt64 {
+    add(Waiter(fd: fd, events: events, stays: false, ready: ready))
+  }
+
+  /// Calls `ready` on the poller's thread each time `fd` has one of `events`, for the life of
+  /// the process: for a descriptor that is never closed (a ``ProcessChannel``'s), with no new
+  /// wait to make after each call. `ready` must read what is there, or the next `poll` reports
+  /// it again at once.
+  func watch(_ fd: Int32, for events: Int16, _ ready: @escaping @Sendable () -> Void) {
+    _ = add(Waiter(fd: fd, events: events, stays: true, ready: { _ in ready() }))
+  }
+
+  private func add(_ waiter: Waiter) -> UInt64 {
     let id = state.withLock { state in
       state.nextID += 1
-      state.waiters[state.nextID] = Waiter(fd: fd, events: events, ready: ready)
+      state.generation += 1
+      state.waiters[state.nextID] = waiter
       return state.nextID
     }
     wakeUp()
@@ -95,15 +112,19 @@ final class DescriptorPoller: Sendable {
   /// had already been taken to be called.
   @discardableResult
   func cancel(_ id: UInt64) -> Bool {
-    let removed = state.withLock { $0.waiters.removeValue(forKey: id) }
+    let removed = state.withLock { state in
+      let removed = state.waiters.removeValue(forKey: id)
+      if removed != nil { state.generation += 1 }
+      return removed
+    }
     guard removed != nil else { return false }
     wakeUp()  // so that the thread stops polling a descriptor that may be closed next
     return true  // the waiter, and what `ready` captured, are released here, after the lock
   }
 
   /// Makes the thread poll again with the waiters of now; nothing to do on the thread itself
-  /// (a waiter's `ready` waiting again, as a ``ProcessChannel`` does for each read), which
-  /// takes the waiters anew before its next `poll`.
+  /// (a waiter's `ready` waiting again, as a reader does for its next turn), which takes the
+  /// waiters anew before its next `poll`.
   private func wakeUp() {
     guard pthread_getspecific(Self.threadMark) == nil else { return }
     var byte: UInt8 = 1
@@ -122,13 +143,17 @@ final class DescriptorPoller: Sendable {
     pthread_setspecific(Self.threadMark, UnsafeRawPointer(bitPattern: 1))
     var entries: [pollfd] = []
     var ids: [UInt64] = []
+    var listed: UInt64?  // the generation of the waiters that `entries` lists
     while true {
       // The descriptors and identifiers only: the thread keeps no waiter (nor what its `ready`
-      // captured) alive while it polls.
-      entries.removeAll(keepingCapacity: true)
-      ids.removeAll(keepingCapacity: true)
-      entries.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
+      // captured) alive while it polls. Listed again only when the waiters changed (`poll`
+      // sets each entry's `revents` anew).
       state.withLock { state in
+        guard listed != state.generation else { return }
+        listed = state.generation
+        entries.removeAll(keepingCapacity: true)
+        ids.removeAll(keepingCapacity: true)
+        entries.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
         for (id, waiter) in state.waiters {
           ids.append(id)
           entries.append(pollfd(fd: waiter.fd, events: waiter.events, revents: 0))
@@ -142,8 +167,14 @@ final class DescriptorPoller: Sendable {
         }
       }
       for (index, id) in ids.enumerated() where entries[index + 1].revents != 0 {
-        // Taken out under the lock, called after it: a cancelled wait is no longer there.
-        state.withLock { $0.waiters.removeValue(forKey: id) }?.ready(id)
+        // Taken out under the lock (a one-time wait, removed), called after it: a cancelled
+        // wait is no longer there.
+        state.withLock { state -> Waiter? in
+          guard let waiter = state.waiters[id] else { return nil }
+          guard !waiter.stays else { return waiter }
+          state.generation += 1
+          return state.waiters.removeValue(forKey: id)
+        }?.ready(id)
       }
     }
   }

@@ -40,14 +40,12 @@ final class ProcessChannel: Sendable {
     waitForData()
   }
 
-  /// Waits until the descriptor has data, then, on the poller's thread, reads it all on the
-  /// queue and waits again. (`poll` reports a descriptor that is readable when the wait begins
-  /// at once, so data that arrives between the read and the next wait is not missed.) The
-  /// channel lives as long as the process, and so does its wait.
+  /// Each time the descriptor has data, reads it all on the queue, on the poller's thread.
+  /// (`poll` reports a descriptor that is still readable at once, so data that arrives after
+  /// the read is not missed.) The channel lives as long as the process, and so does its watch.
   private func waitForData() {
-    _ = DescriptorPoller.shared.wait(fd, for: Int16(POLLIN)) { [self] _ in
+    DescriptorPoller.shared.watch(fd, for: Int16(POLLIN)) { [self] in
       queue.sync { Self.drain(fd, into: receive) }
-      waitForData()
     }
   }
 
@@ -61,13 +59,18 @@ final class ProcessChannel: Sendable {
     queue.sync { Self.drain(fd, into: receive) }
   }
 
-  /// Reads until the descriptor has nothing more for now.
+  /// Reads until the descriptor has nothing more for now: until a read comes back short of
+  /// the buffer, which took all there was (a pipe and inotify hand over what they hold, up to
+  /// the size asked for), with no last read to see nothing (`EAGAIN`). What arrives after that
+  /// read, or what it left (inotify stops short of an event that does not fit), is reported by
+  /// the next `poll`, which sees the descriptor still readable.
   private static func drain(
     _ fd: Int32, into receive: (UnsafeRawBufferPointer) -> Void
   ) {
     withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 8) { buffer in
       while case .success(let count) = System.read(fd, into: buffer), count > 0 {
         receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+        guard count == buffer.count else { return }
       }
     }
   }

@@ -209,9 +209,16 @@ final class FollowProcess: @unchecked Sendable {
 
   /// The number of `write`-like system calls the program made so far (Linux: `syscw` of
   /// /proc/PID/io), or nil.
-  var writeCallCount: Int? {
+  var writeCallCount: Int? { ioCount("syscw") }
+
+  /// How many read calls (`read`, `pread`, `readv`) the program made so far: `syscr` of
+  /// /proc/PID/io (Linux), or nil.
+  var readCallCount: Int? { ioCount("syscr") }
+
+  /// The field `name` of /proc/PID/io, or nil.
+  private func ioCount(_ name: String) -> Int? {
     guard let io = try? String(contentsOfFile: "/proc/\(pid)/io", encoding: .utf8),
-      let line = io.split(separator: "\n").first(where: { $0.hasPrefix("syscw:") })
+      let line = io.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") })
     else { return nil }
     return Int(line.split(separator: " ").dropFirst().first ?? "")
   }

@@ -92,6 +92,29 @@ private func greeting(for name: String, calls: Counter? = nil) -> DeferredFuture
     subscription.unsubscribe()
   }
 
+  /// The value of work that finishes on another thread while `subscribe` still runs (an `async`
+  /// function that returns at once, on a busy machine) hops like any other: whether it is
+  /// delivered before `subscribe` returns does not depend on a race. CI saw the race once:
+  /// `unsubscribingFromInsideTheDeliveryIsHarmless` was delivered before its subscription existed.
+  @Test func aPromiseCalledFromAnotherThreadWhileTheAttemptRunsHops() async {
+    let future = DeferredFuture<Int> { promise in
+      let called = DispatchSemaphore(value: 0)
+      DispatchQueue.global().async {
+        promise(1)
+        called.signal()
+      }
+      called.wait()
+    }
+    var seen: [Int] = []
+    let subscription = future.subscribe { value in
+      MainActor.preconditionIsolated()
+      seen.append(value)
+    }
+    #expect(seen == [])
+    #expect(await eventually { seen == [1] })
+    subscription.unsubscribe()
+  }
+
   @Test func aPromiseCalledLaterFromAnotherThreadDeliversOnTheActorOnce() async {
     let future = DeferredFuture<Int> { promise in
       DispatchQueue.global().async {

@@ -56,6 +56,7 @@ func fail(_ message: String, status: Int32) -> Never {
       guard count > 0 else { return }
       offset += off_t(count)
       writeOut(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+      guard count == buffer.count else { return }  // short: the end of the file
     }
   }
 }

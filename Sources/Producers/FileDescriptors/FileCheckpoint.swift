@@ -131,8 +131,8 @@ public struct FileCheckpoint: Sendable, Hashable {
   /// if case .success((.holds, let bytes)) = found { checkpoint.advance(over: bytes) }
   /// ```
   ///
-  /// The position does not move (call ``advance(over:)`` with the bytes), nor does the
-  /// descriptor's offset.
+  /// The position does not move (call ``advance(over:)-(UnsafeRawBufferPointer)`` with the
+  /// bytes), nor does the descriptor's offset.
   ///
   /// - Parameters:
   ///   - fd: An open regular file.

@@ -187,11 +187,12 @@ final class FileReader<Decoder: ChunkDecoder>: Sendable {
   /// handed over; another begins at once if one was asked for) or until about one chunk of
   /// bytes has completed values (`.turn`: the pass goes on in a later turn).
   ///
-  /// Each read is one `pread` that also checks the checkpoint (``FileCheckpoint/readOn(_:into:)``):
-  /// a chunk read from a file rewritten since the last read would be the middle of the new
-  /// content, so such a read starts over from the beginning. A read that stops short has
-  /// reached the end, with no second read to see 0 (a `/proc` file, whose reads stop short
-  /// anywhere, reads until 0). So a change costs one `pread`.
+  /// Each read is one `pread` that also checks the checkpoint
+  /// (``FileCheckpoint/readOn(_:into:upTo:)``): a chunk read from a file rewritten since the
+  /// last read would be the middle of the new content, so such a read starts over from the
+  /// beginning. A read that stops short has reached the end, with no second read to see 0 (a
+  /// `/proc` file, whose reads stop short anywhere, reads until 0). So a change costs one
+  /// `pread`.
   private func readOn(_ fd: Int32, _ pass: inout Pass, _ pieces: inout [Piece]) -> Next {
     // Appended to by closures written at each call (a closure kept in a constant, capturing
     // `values`, put `values` in a box on the heap: an allocation for each turn).

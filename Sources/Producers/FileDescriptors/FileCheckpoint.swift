@@ -102,8 +102,8 @@ public struct FileCheckpoint: Sendable, Hashable {
   /// an error counts as ``Verdict/holds``: the reader's own next read reports the error.
   ///
   /// Its cost is one `pread` of at most ``windowLimit`` bytes, into a buffer on the stack, and
-  /// one `memcmp`: no allocation. A follower calls it at each pass over the file, that is at
-  /// each change.
+  /// one `memcmp`: no allocation. A follower that goes on to read the new bytes saves that
+  /// `pread` with ``readOn(_:into:upTo:)``, which checks in the read of the new bytes.
   public func verdict(for fd: Int32) -> Verdict {
     guard offset > 0 else { return .holds }
     let count = max(window.count, 1)

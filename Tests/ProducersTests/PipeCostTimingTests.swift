@@ -23,7 +23,8 @@ import Testing
 /// A time, which a parallel run shares with every other test: so it runs only when
 /// `TIMING_TESTS=1` is set, which `.ci/run` does in a step of its own (see
 /// `FloodLatencyTimingTests`).
-@MainActor @Suite(
+@MainActor
+@Suite(
   .checksLiveResources,
   .enabled(
     if: ProcessInfo.processInfo.environment["TIMING_TESTS"] == "1",

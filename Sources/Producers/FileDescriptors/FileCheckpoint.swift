@@ -54,11 +54,13 @@ public struct FileCheckpoint: Sendable, Hashable {
     windowCount = recent.count
   }
 
+  /// Whether two checkpoints have the same position and the same window.
   public static func == (left: FileCheckpoint, right: FileCheckpoint) -> Bool {
     left.offset == right.offset
       && left.recent.suffix(left.windowCount).elementsEqual(right.recent.suffix(right.windowCount))
   }
 
+  /// Hashes the position and the window, as ``==(_:_:)`` compares them.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(offset)
     hasher.combine(windowCount)
@@ -67,7 +69,9 @@ public struct FileCheckpoint: Sendable, Hashable {
 
   /// Calls `body` with the window's bytes, with no copy.
   private func withWindow<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
-    recent.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[($0.count - windowCount)...])) }
+    recent.withUnsafeBytes { bytes in
+      body(UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - windowCount)...]))
+    }
   }
 
   /// The checkpoint at `offset` of the open file `fd`, with its bytes before `offset` (at

@@ -60,7 +60,7 @@ public struct FileCheckpoint: Sendable, Hashable {
       && left.recent.suffix(left.windowCount).elementsEqual(right.recent.suffix(right.windowCount))
   }
 
-  /// Hashes the position and the window, as ``==(_:_:)`` compares them.
+  /// Hashes the position and the window, which `==` compares.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(offset)
     hasher.combine(windowCount)

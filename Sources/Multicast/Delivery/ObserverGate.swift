@@ -1,3 +1,4 @@
+import Dispatch
 import IndefiniteObservable
 
 /// A subscriber's closure that a source may call from any thread, and that runs where the
@@ -49,14 +50,16 @@ import IndefiniteObservable
 ///   releases the closure, and with it whatever it captured, after the internal lock is
 ///   released, so the deinits of those captures may use the gate or its source.
 /// - Hops and turns: a value that hops waits in the gate until its actor runs it. The first one
-///   that waits schedules a task on the actor (a main-actor task for the main actor), a *turn*,
-///   which delivers the values that waited when it began, at most 256 of them, and then lets the
+///   that waits schedules a *turn* on the actor (a block of the main queue for the main actor,
+///   which runs the main actor's jobs, see ``MainQueue``; a detached task for any other), which
+///   delivers the values that waited when it began, at most 256 of them, and then lets the
 ///   actor go: values sent during a turn wait for the next one, which the turn schedules as it
 ///   ends. So a thread that sends faster than the subscriber takes values holds the actor for
 ///   one turn at a time, and other work on that actor (a `Task.sleep` ending, a `for await`
-///   loop's cancellation) runs between turns. A value sent from the gate's own actor is
-///   delivered before `send` returns, after the values that waited before it, in the same call;
-///   with nothing waiting, with no allocation.
+///   loop's cancellation) runs between turns. A turn is the gate's, not the sender's: it
+///   carries none of the sending task's task-local values, nor its priority. A value sent from
+///   the gate's own actor is delivered before `send` returns, after the values that waited
+///   before it, in the same call; with nothing waiting, with no allocation.
 /// - Memory: a subscriber that cannot keep up lets values wait without bound, unless the gate
 ///   was made with a ``GateBuffering`` limit, which then drops the newest or the oldest.
 public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
@@ -238,9 +241,11 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   @inlinable
   func schedule(on actor: any Actor) {
     if actor === MainActor.shared {
-      Task { @MainActor in self.runTurn(on: MainActor.shared) }
+      // The main queue runs the main actor's jobs (`MainQueue`): a block on it is a turn on the
+      // main actor with no task to create and run, and `assumeIsolated` checks that it is.
+      DispatchQueue.main.async { MainActor.assumeIsolated { self.runTurn(on: MainActor.shared) } }
     } else {
-      Task { await self.turn(isolation: actor) }
+      Task.detached { await self.turn(isolation: actor) }
     }
   }
 

@@ -83,7 +83,7 @@ public final class TopicBus: Sendable {
   ///   - sender: The publishing object, for subscribers that filter by sender; the event keeps it
   ///     alive while it is delivered.
   ///   - isolation: Where the caller runs; leave the default. When it is the main actor,
-  ///     main-actor handlers are called at once instead of in a later main-actor task.
+  ///     main-actor handlers are called at once instead of in a later turn of the main actor.
   @inlinable
   public func publish<Payload>(
     _ topic: Topic<Payload>, _ payload: Payload, from sender: (any AnyObject & Sendable)? = nil,

@@ -120,6 +120,27 @@ import Testing
     gate.close()
   }
 
+  /// A turn is the gate's, not the sender's: the task-local values of a task that sends do not
+  /// reach the subscriber on the main actor (a turn there is a block of the main queue).
+  @Test func aTurnOnTheMainActorCarriesNoneOfTheSendersTaskLocals() async {
+    var seen: [String?] = []
+    let gate = ObserverGate<Int>(isolation: #isolation) { _ in seen.append(Sender.name) }
+    await Task.detached { Sender.$name.withValue("sender") { _ = gate.send(1) } }.value
+    while seen.isEmpty { await Task.yield() }
+    #expect(seen == [nil])
+    gate.close()
+  }
+
+  /// The same on another actor (a turn there is a detached task).
+  @Test func aTurnOnAnotherActorCarriesNoneOfTheSendersTaskLocals() async {
+    let listener = Listener()
+    let gate = await listener.gate()
+    await Task.detached { Sender.$name.withValue("sender") { _ = gate.send(1) } }.value
+    while await listener.seen.isEmpty { await Task.yield() }
+    #expect(await listener.seen == [nil])
+    gate.close()
+  }
+
   @Test func aBufferLimitBelowOneIsAThrownError() {
     for limit in [0, -1, Int.min] {
       let oldest = #expect(throws: GateBuffering.LimitNotPositive.self) {
@@ -169,4 +190,18 @@ private actor Relay {
 private final class Forwarder: Sendable {
   let emitter = SendableEmitter<Int>()
   nonisolated func forward(_ value: Int) { emitter.send(value) }
+}
+
+/// A task-local value that a sender binds.
+private enum Sender {
+  @TaskLocal static var name: String?
+}
+
+/// An actor whose gate records the sender's task-local value at each delivery.
+private actor Listener {
+  var seen: [String?] = []
+
+  func gate() -> ObserverGate<Int> {
+    ObserverGate(isolation: self) { _ in self.seen.append(Sender.name) }
+  }
 }

@@ -159,6 +159,7 @@ import Producers
       retrying = nil
       return
     }
+    if takeBackRotatedAwayFileAtPath() { return }
     do {
       if try followFileAtPath(at: .start) {
         Output.note("\(path) has appeared; following it from its start")
@@ -415,19 +416,21 @@ import Producers
 
   // MARK: - Rotation
 
+  /// What the watch says of the path, checked against the path as it is now: changes are taken
+  /// in after the fact, and several at once on a loaded machine, so a change may be of a file
+  /// that came and went since the one being read (a file made, then deleted, then another made:
+  /// the deletion is not of the file at the path). While the path still names the file being
+  /// read, no change moves it.
   private func pathChanged(_ change: FileChange) {
     switch change {
     case .renamed, .deleted:
+      guard !currentIsAtPath else { return }
       retireCurrent(because: "\(change)")
       retryLater()
-    case .replaced:
+    case .replaced, .created:
+      guard !currentIsAtPath else { return }
       retireCurrent(because: "replaced")
       openNew()
-    case .created:
-      if current == nil || !(current?.identity.matches(try? FileIdentity(path: path)) ?? false) {
-        retireCurrent(because: "replaced")
-        openNew()
-      }
     case .modified:
       current?.modified()
     case .attributes:
@@ -435,9 +438,33 @@ import Producers
     }
   }
 
+  /// Whether the path names the file being read now.
+  private var currentIsAtPath: Bool {
+    guard let current else { return false }
+    return current.identity.matches(try? FileIdentity(path: path))
+  }
+
+  /// Makes a rotated-away file that is at the path again (moved back) the one being read,
+  /// rather than opening it a second time from its start: whether there was one.
+  private func takeBackRotatedAwayFileAtPath() -> Bool {
+    guard let atPath = try? FileIdentity(path: path),
+      let index = retiring.firstIndex(where: { $0.tail.identity.matches(atPath) })
+    else { return false }
+    let file = retiring.remove(at: index)
+    file.timer?.unsubscribe()
+    current = file.tail
+    // The path's changes (the next rotation), which a path that had no file may not watch yet.
+    if watching == nil { try? watchPath() }
+    reportedAbsence = nil
+    retrying?.unsubscribe()
+    retrying = nil
+    Output.note("\(path): the old file is back at the path; reading on")
+    return true
+  }
+
   /// Opens the new file at the path, told by the path's watch, which watches it already.
   private func openNew() {
-    guard !stopped else { return }
+    guard !stopped, !takeBackRotatedAwayFileAtPath() else { return }
     // A link whose target was made after the watch saw the link: the watch followed it to
     // nothing, and would not see the target's changes. (Unsubscribing the watch from its own
     // delivery is allowed.)

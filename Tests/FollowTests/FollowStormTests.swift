@@ -284,6 +284,11 @@ final class Storm: Sendable {
       follow.send(SIGTERM)
       let status = follow.exitStatus(seconds: 60)
       if status != 0 { failures.append("follow exited with \(String(describing: status))") }
+      if status == nil {
+        // Never two runs at once on one state file: the next starts once this one is gone.
+        follow.send(SIGKILL)
+        _ = follow.exitStatus(seconds: 600)
+      }
       outputs.append(follow.lines)
       errors += follow.errors
     }

@@ -57,6 +57,64 @@ import Testing
     #expect(follow.errors.contains("5 lines from app.log"))
   }
 
+  /// A burst of changes that `follow` takes in at once, as on a loaded machine: its file renamed
+  /// away, a second file made and deleted, and a third made, all while `follow` is held
+  /// (SIGSTOP). The deletion is of a file that `follow` never opened: the third file, at the path
+  /// when `follow` looks, is followed once, and each of its lines printed once.
+  @Test func aBurstOfChangesTakenInAtOnceFollowsTheFileAtThePathOnce() throws {
+    let scratch = Scratch()
+    defer { scratch.remove() }
+    let log = scratch.file("app.log")
+    append(to: log)
+    let follow = try FollowProcess(["--rotate-wait", "500ms", "app.log"], in: scratch.path)
+    #expect(follow.waitForNote("following app.log"))
+    append("first", to: log)
+    #expect(follow.waitForLines(1))
+    follow.send(SIGSTOP)
+    rename(log, log + ".1")
+    append("second", to: log)
+    unlink(log)
+    append("third 1", "third 2", to: log)
+    follow.send(SIGCONT)
+    #expect(follow.waitForLines(3))
+    #expect(follow.waitForNote("closed the old file"))
+    append("third 3", to: log)
+    #expect(follow.waitForLines(4))
+    follow.send(SIGTERM)
+    #expect(follow.exitStatus() == 0)
+    // The second file was gone before `follow` could look: nothing could read it.
+    #expect(follow.lines == ["first", "third 1", "third 2", "third 3"])
+  }
+
+  /// A file renamed away and back (`mv app.log x; mv x app.log`) is read on where it was, not
+  /// opened a second time from its start beside the reading of it as a rotated-away file.
+  @Test func aFileMovedAwayAndBackIsReadOnOnce() throws {
+    let scratch = Scratch()
+    defer { scratch.remove() }
+    let log = scratch.file("app.log")
+    append(to: log)
+    let follow = try FollowProcess(["--rotate-wait", "2s", "app.log"], in: scratch.path)
+    #expect(follow.waitForNote("following app.log"))
+    append("1", to: log)
+    #expect(follow.waitForLines(1))
+    rename(log, log + ".away")
+    #expect(follow.waitForNote("renamed; reading the old file"))
+    append("2", to: log + ".away")
+    #expect(follow.waitForLines(2))
+    rename(log + ".away", log)
+    #expect(follow.waitForNote("the old file is back at the path"))
+    append("3", to: log)
+    #expect(follow.waitForLines(3))
+    // Past the rotate wait: the file is not closed as a quiet rotated-away one.
+    Thread.sleep(forTimeInterval: 2.5)
+    append("4", to: log)
+    #expect(follow.waitForLines(4))
+    follow.send(SIGTERM)
+    #expect(follow.exitStatus() == 0)
+    #expect(follow.lines == ["1", "2", "3", "4"])
+    #expect(!follow.errors.contains("closed the old file"))
+  }
+
   @Test func aFileDeletedWhileWrittenIsReadUntilQuietThenThePathIsAwaited() throws {
     let scratch = Scratch()
     defer { scratch.remove() }

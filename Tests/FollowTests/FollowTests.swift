@@ -86,6 +86,44 @@ import Testing
     #expect(follow.lines == ["first", "third 1", "third 2", "third 3"])
   }
 
+  /// More changes than the system queues for a process (inotify's `max_queued_events`, 16,384
+  /// by default) while `follow` is held (SIGSTOP): the system drops the rest and says so. The
+  /// rotation among the dropped changes is still seen: each watch looks at its path again.
+  #if os(Linux)
+    @Test func changesDroppedByTheSystemStillRotateToTheNewFile() throws {
+      let scratch = Scratch()
+      defer { scratch.remove() }
+      let (a, b) = (scratch.file("a.log"), scratch.file("b.log"))
+      append(to: a)
+      append(to: b)
+      let follow = try FollowProcess(["a.log", "b.log"], in: scratch.path)
+      #expect(follow.waitForNote("following a.log, b.log"))
+      let queued =
+        (try? String(contentsOfFile: "/proc/sys/fs/inotify/max_queued_events", encoding: .utf8))
+        .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 16_384
+      follow.send(SIGSTOP)
+      // Changes to the two files in turn, which the system cannot merge: more than it queues.
+      let writers = (LogWriter(a), LogWriter(b))
+      for index in 0..<(queued / 2 + 100) {
+        writers.0.write("a \(index)")
+        writers.1.write("b \(index)")
+      }
+      writers.0.close()
+      writers.1.close()
+      rename(a, a + ".1")
+      append("new a", to: a)
+      follow.send(SIGCONT)
+      let count = 2 * (queued / 2 + 100) + 1
+      #expect(follow.waitForLines(count, seconds: 20))
+      follow.send(SIGTERM)
+      #expect(follow.exitStatus() == 0)
+      let lines = follow.lines
+      #expect(lines.count == count)
+      let printedTheNewFile = lines.contains("a.log: new a")
+      #expect(printedTheNewFile, "the new a.log was not followed")
+    }
+  #endif
+
   /// A file renamed away and back (`mv app.log x; mv x app.log`) is read on where it was, not
   /// opened a second time from its start beside the reading of it as a rotated-away file.
   @Test func aFileMovedAwayAndBackIsReadOnOnce() throws {

@@ -446,6 +446,18 @@ import Testing
     #expect(follow.errors.contains("all 16 lines arrived once and in order"))
   }
 
+  /// A demo held for a moment (SIGSTOP), as a loaded machine holds it: its timer's fires are
+  /// merged into one tick, and the writer still writes every numbered line once.
+  @Test func theDemoHeldForAMomentStillWritesEveryLine() throws {
+    let follow = try FollowProcess([])
+    #expect(follow.waitForLines(2))
+    follow.send(SIGSTOP)
+    Thread.sleep(forTimeInterval: 0.6)
+    follow.send(SIGCONT)
+    #expect(follow.exitStatus(seconds: 30) == 0)
+    #expect(follow.lines == (1...16).map { "demo line \($0)" })
+  }
+
   @Test func theHeartbeatSaysOnStandardErrorWhenNothingArrived() throws {
     let scratch = Scratch()
     defer { scratch.remove() }

@@ -124,6 +124,38 @@ import Testing
     }
   #endif
 
+  /// Files that come and go at the path while `follow`'s main actor is held (its output is not
+  /// read, so its writes wait, as they do for a slow reader of a pipe): the file made by one
+  /// rotation and renamed away by the next, before `follow` takes in either, is read all the
+  /// same, each file's lines once and in order.
+  @Test func aFileThatCameAndWentWhileFollowWasBusyIsReadAllTheSame() throws {
+    let scratch = Scratch()
+    defer { scratch.remove() }
+    let log = scratch.file("app.log")
+    append(to: log)
+    let follow = try FollowProcess(["--rotate-wait", "500ms", "app.log"], in: scratch.path)
+    #expect(follow.waitForNote("following app.log"))
+    // More than a pipe holds, unread: `follow` waits in its write to standard output.
+    follow.pauseOutput()
+    let filler = (0..<3000).map { "filler \($0) " + String(repeating: "x", count: 60) }
+    append(filler, to: log)
+    Thread.sleep(forTimeInterval: 0.5)
+    rename(log, log + ".1")
+    append("second 1", "second 2", to: log)
+    Thread.sleep(forTimeInterval: 0.3)
+    rename(log, log + ".2")
+    append("third 1", to: log)
+    Thread.sleep(forTimeInterval: 0.3)
+    follow.resumeOutput()
+    #expect(follow.waitForLines(3003, seconds: 20))
+    follow.send(SIGTERM)
+    #expect(follow.exitStatus() == 0)
+    let lines = follow.lines
+    #expect(lines.count == 3003)
+    #expect(Array(lines.prefix(3000)) == filler)
+    #expect(lines.suffix(3) == ["second 1", "second 2", "third 1"])
+  }
+
   /// A file renamed away and back (`mv app.log x; mv x app.log`) is read on where it was, not
   /// opened a second time from its start beside the reading of it as a rotated-away file.
   @Test func aFileMovedAwayAndBackIsReadOnOnce() throws {

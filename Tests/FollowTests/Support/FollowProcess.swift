@@ -97,6 +97,14 @@ final class FollowProcess: @unchecked Sendable {
     condition.unlock()
   }
 
+  /// Stops reading standard output (after the read under way): once its pipe is full, the
+  /// program's writes to it wait, until ``resumeOutput()``.
+  func pauseOutput() {
+    condition.lock()
+    outputPaused = true
+    condition.unlock()
+  }
+
   /// Reads standard output again, after `outputPaused`.
   func resumeOutput() {
     condition.lock()
@@ -321,6 +329,11 @@ final class LogWriter {
 
 /// Appends `lines` to the file at `path`, opening and closing it.
 func append(_ lines: String..., to path: String) {
+  append(lines, to: path)
+}
+
+/// Appends `lines` to the file at `path`, opening and closing it.
+func append(_ lines: [String], to path: String) {
   let writer = LogWriter(path)
   for line in lines { writer.write(line) }
   writer.close()

@@ -212,6 +212,47 @@ import Testing
     subscription.unsubscribe()
   }
 
+  /// A readiness subscriber reads the descriptor itself, in its call: unsubscribed from another
+  /// thread during that call, a stream that owns the descriptor closes it only once the call has
+  /// returned, so the call never reads a closed descriptor, nor whatever the system has given
+  /// its number to since. (Closed at once, the subscriber of
+  /// `readinessIsReportedOnThePollerThreadWhileTheMainActorIsBlocked` could read the next test's
+  /// pipe, which had the same numbers, in a blocking read on the poller's thread: that test
+  /// heard nothing for 60 s, under ThreadSanitizer.)
+  @Test func unsubscribedDuringAReadinessCallTheOwnedDescriptorIsClosedOnceTheCallReturned()
+    async throws
+  {
+    let pipe = Pipe()
+    defer { close(pipe.write) }
+    let identity = try? FileIdentity(descriptor: pipe.read)
+    let inCall = DispatchSemaphore(value: 0)
+    let unsubscribed = DispatchSemaphore(value: 0)
+    let openAfterUnsubscribe = Recorder<Bool>()
+    let own = LockedState<Subscription?>(nil)
+    let subscription = try FileDescriptors.readable(
+      pipe.read, ownership: .streamCloses, on: .sendingThread
+    ) { available in
+      inCall.signal()
+      // Holds the poller's thread only while a thread of its own unsubscribes (below).
+      _ = unsubscribed.wait(timeout: .now() + 60)
+      openAfterUnsubscribe.record(isStillOpen(pipe.read, identity))
+      var buffer = [UInt8](repeating: 0, count: max(available, 1))
+      _ = read(pipe.read, &buffer, buffer.count)
+    }
+    own.withLock { $0 = subscription }
+    let unsubscriber = Thread {
+      guard inCall.wait(timeout: .now() + 60) == .success else { return }
+      own.withLock { $0 }?.unsubscribe()
+      unsubscribed.signal()
+    }
+    unsubscriber.start()
+    pipe.send("a")
+    #expect(await openAfterUnsubscribe.arrival(ofCount: 1))
+    #expect(openAfterUnsubscribe.values == [true], "open for the whole call")
+    #expect(await eventually { !isStillOpen(pipe.read, identity) }, "closed once it returned")
+    #expect(subscription.isUnsubscribed)
+  }
+
   @Test func aReadinessSubscriberMayUnsubscribeItselfAndHearsNothingAfter() async throws {
     let pipe = Pipe()
     defer {

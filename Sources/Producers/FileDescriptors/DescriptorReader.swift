@@ -24,7 +24,9 @@ import Synchronization
 /// Ending: ``disconnect()`` (from any thread) closes the gate, so that no delivery begins after
 /// it returns, ends the subscription's use of the holder, and ends the reader: once the turn
 /// in progress, if any, is over, it ends the waits under way and gives the descriptor back to
-/// the holder, closing it when the holder says so, and no turn begins after it.
+/// the holder, closing it when the holder says so (after a call of the subscriber that uses
+/// the descriptor, if one is under way: ``deliverUsingDescriptor(_:then:)``), and no turn
+/// begins after it.
 ///
 /// `Sendable`, checked: its mutable state is in a `LockedState`, the gate and the flag are
 /// thread-safe, the rest is immutable. (It is the readers' one proof: the readers compose it,
@@ -44,6 +46,11 @@ final class DescriptorReader<Value: Sendable, State: Sendable>: Sendable {
     var waits: Set<UInt64> = []
     // Whether the reader has ended: no turn begins once it has.
     var isEnding = false
+    // Whether a call of the subscriber that uses the descriptor is under way
+    // (`deliverUsingDescriptor`), and whether an end during it left the descriptor for that
+    // call to give back once it has returned.
+    var isLent = false
+    var givesBackAfterCall = false
   }
 
   /// Takes over `fd`, a descriptor acquired from `holder`, for the subscription behind
@@ -111,21 +118,50 @@ final class DescriptorReader<Value: Sendable, State: Sendable>: Sendable {
 
   /// Ends the reader: ends the waits under way and gives the descriptor back, closing it when
   /// the holder says so (a duplicate always; the stream's own descriptor when its last use has
-  /// ended). The poller ignores a wait that has ended. Runs once, after the turn in progress; a
-  /// reader calls it itself when its stream has nothing more to give, and ``disconnect()``
-  /// calls it.
+  /// ended). The poller ignores a wait that has ended. Runs once, after the turn in progress;
+  /// during a call of ``deliverUsingDescriptor(_:then:)``, that call gives the descriptor back
+  /// when it returns. A reader calls it itself when its stream has nothing more to give, and
+  /// ``disconnect()`` calls it.
   func end() {
-    let waits = state.withLock { turns -> Set<UInt64>? in
+    let ended = state.withLock { turns -> (waits: Set<UInt64>, givesBack: Bool)? in
       guard !turns.isEnding else { return nil }
       turns.isEnding = true
+      turns.givesBackAfterCall = turns.isLent
       defer { turns.waits = [] }
-      return turns.waits
+      return (turns.waits, !turns.isLent)
     }
-    guard let waits else { return }
-    for wait in waits { DescriptorPoller.shared.cancel(wait) }
+    guard let ended else { return }
+    for wait in ended.waits { DescriptorPoller.shared.cancel(wait) }
+    if ended.givesBack { giveBack() }
+  }
+
+  /// Gives the descriptor back to the holder, and closes it when the holder says so.
+  private func giveBack() {
     guard holder.giveBack(fd) else { return }
     System.close(fd)
     LiveResources.closed(.descriptors)
+  }
+
+  /// ``deliver(_:then:isolation:)``, from a thread of no actor, for a subscriber that uses the
+  /// descriptor in its call: a readiness report on `.sendingThread`, whose subscriber reads or
+  /// writes the descriptor there. An end during that call (an unsubscribe on another thread,
+  /// or in the call) gives the descriptor back, closing it, only once the call has returned,
+  /// so the call never uses a closed descriptor, nor another file given its number since.
+  /// Nothing is delivered once the reader has ended.
+  func deliverUsingDescriptor(_ values: [Value], then: (@Sendable () -> Void)?) {
+    let lent = state.withLock { turns -> Bool in
+      guard !turns.isEnding else { return false }
+      turns.isLent = true
+      return true
+    }
+    guard lent else { return }
+    observer.send(.values(values, then: then))
+    let givesBack = state.withLock { turns -> Bool in
+      turns.isLent = false
+      defer { turns.givesBackAfterCall = false }
+      return turns.givesBackAfterCall
+    }
+    if givesBack { giveBack() }
   }
 
   /// Waits, with ``DescriptorPoller``, until the descriptor has `events` (a regular file has

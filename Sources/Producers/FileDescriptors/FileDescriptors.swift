@@ -214,8 +214,9 @@ public enum FileDescriptors {
   ///   which has just seen it readable; a regular file (read once, to its end) on the
   ///   subscribing thread, before this returns, for its first chunk and on the poller's thread
   ///   for the others. One call at a time, in order: the next chunk is read only once `next`
-  ///   has returned for every value of the last, so keep them short: they hold up every
-  ///   descriptor the poller watches.
+  ///   has returned for every value of the last, so keep them short: the poller's thread is
+  ///   one for the whole process, and while they run, no other descriptor stream, file watch
+  ///   (on Linux) or signal stream of the process is served.
   /// - Lifetime, ownership and what is read: as for the stream
   ///   (``bytes(of:ownership:refill:isolation:)``), for this one subscription: `unsubscribe()`,
   ///   from any thread, `next` included, ends the reading; no call begins after it returns
@@ -337,13 +338,18 @@ public enum FileDescriptors {
   ///
   /// - Threading: callable from any isolation. `next` is `@Sendable` and runs on the package's
   ///   poller thread, one call at a time; the next wait begins once it has returned. Keep it
-  ///   short and never blocking: it holds up every descriptor the poller watches.
+  ///   short and never blocking: the poller's thread is one for the whole process, and while
+  ///   `next` runs, no other descriptor stream, file watch (on Linux) or signal stream of the
+  ///   process is served.
   /// - Lifetime and ownership: as for the stream (``readable(_:ownership:isolation:)``), for this
   ///   one subscription: `unsubscribe()`, from any thread, `next` included, ends the wait; no
   ///   call begins after it returns (one under way on another thread may finish), and the
   ///   descriptor (the stream's, with ``DescriptorOwnership/streamCloses``, or the
-  ///   subscription's duplicate) is closed once the poller has let go of it. Dropping the
-  ///   subscription does not unsubscribe.
+  ///   subscription's duplicate) is closed once the poller has let go of it and a call of
+  ///   `next` under way has returned: `next` may use it to the end of its call. A descriptor
+  ///   you close yourself (``DescriptorOwnership/callerCloses``) is for you to keep open while
+  ///   such a call may use it: unsubscribe from inside `next`, or close it once a call under
+  ///   way has returned. Dropping the subscription does not unsubscribe.
   ///
   /// - Throws: ``FileDescriptorError`` for a negative, closed, never-opened, directory or
   ///   write-only descriptor, and ``FileDescriptorError/duplicateFailed(_:_:)`` when the

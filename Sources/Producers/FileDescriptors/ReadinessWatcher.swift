@@ -39,10 +39,12 @@ final class ReadinessWatcher: Sendable {
   }
 
   /// Reports readiness, on the poller's thread; the next wait follows the report's delivery.
+  /// The subscriber reads or writes the descriptor itself: on `.sendingThread`, in this call,
+  /// which therefore holds it open until it returns.
   private func ready() {
     let events = self.events
     guard let estimate = reader.withTurn({ fd, _ in Self.estimate(fd, events) }) else { return }
-    reader.deliver([estimate], then: waitForReadiness)
+    reader.deliverUsingDescriptor([estimate], then: waitForReadiness)
   }
 
   /// For a readable descriptor, the bytes that a read would return now (`FIONREAD`; 0 at end of

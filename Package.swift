@@ -17,7 +17,9 @@ let package = Package(
     // Streams shared across subscribers, threads and actors, built on the core's public API.
     .target(name: "Multicast", dependencies: ["IndefiniteObservable"]),
     // Operating-system event sources, built on the public API of the two modules below.
-    .target(name: "Producers", dependencies: ["IndefiniteObservable", "Multicast"]),
+    .target(name: "Producers", dependencies: ["IndefiniteObservable", "Multicast", "CEpoll"]),
+    // Linux's epoll, for Producers' descriptor poller: a header, no code of ours.
+    .systemLibrary(name: "CEpoll"),
     .executableTarget(name: "follow", dependencies: ["Producers", "Multicast"]),
     // What the test targets share: the live-resource check, a seeded random generator and
     // threads started at once. Not a product: nothing outside the tests links it.

@@ -47,6 +47,9 @@ import Producers
   private let print: ([String]) -> Void
   private let printText: ((UnsafeRawBufferPointer, Int) -> Void)?
   private var watching: Subscription?
+  /// Which watch of the path is the one in `watching`: a change that an earlier watch read, and
+  /// that reaches the main actor after it was replaced or stopped, is dropped.
+  private var watchGeneration = 0
   /// Looks at the path again while there is no file to read there.
   private var retrying: Subscription?
   /// What was said about the path having no file to read, until one is read again.
@@ -132,10 +135,60 @@ import Producers
 
   /// Watches the path anew, in place of the watch there was: a symbolic link is followed to
   /// the file it names now.
+  ///
+  /// The watch runs on the thread that reads the system's events, and a file that appears at
+  /// the path is opened there, as its creation is read; then the change, with the file, hops to
+  /// the main actor (one hop, as a watch delivering there makes). The main actor may take the
+  /// change in late (its output waits for a slow reader, the machine is busy), when the file
+  /// has been rotated away again: it was opened in time, and is read all the same.
   private func watchPath() throws(FileWatchError) {
-    let changes = try FileWatch.changes(at: path)
+    let generation = watchGeneration + 1
+    let relay = ChangeRelay(self)
+    let subscription = try FileWatch.changes(at: path, on: .sendingThread) { [path] change in
+      let opened = change == .created || change == .replaced ? OpenedFile(path) : nil
+      DispatchQueue.main.async {
+        MainActor.assumeIsolated { relay.deliver(change, opened, generation) }
+      }
+    }
     watching?.unsubscribe()
-    watching = changes.subscribe { [unowned self] change in self.pathChanged(change) }
+    watching = subscription
+    watchGeneration = generation
+  }
+
+  /// Hands a watch's changes to the path on the main actor, while the path lives and the watch
+  /// is its current one; the file opened for a change that is dropped is closed.
+  @MainActor private final class ChangeRelay {
+    weak var path: FollowedPath?
+    init(_ path: FollowedPath) { self.path = path }
+
+    func deliver(_ change: FileChange, _ opened: OpenedFile?, _ generation: Int) {
+      guard let path, path.watchGeneration == generation, !path.stopped else {
+        opened?.discard()
+        return
+      }
+      path.pathChanged(change, opened: opened)
+    }
+  }
+
+  /// A file opened for reading where the watch read that it appeared at the path.
+  private struct OpenedFile: Sendable {
+    let fd: Int32
+    let identity: FileIdentity
+
+    /// Opens the file at `path`; nil when there is none to open any more.
+    init?(_ path: String) {
+      let fd = open(path, O_RDONLY | O_CLOEXEC)
+      guard fd >= 0 else { return nil }
+      guard let identity = try? FileIdentity(descriptor: fd) else {
+        close(fd)
+        return nil
+      }
+      self.fd = fd
+      self.identity = identity
+    }
+
+    /// Closes the file, when it is not followed after all.
+    func discard() { close(fd) }
   }
 
   /// Says `text` on standard error, unless it was said since the path was last followed.
@@ -159,6 +212,7 @@ import Producers
       retrying = nil
       return
     }
+    if takeBackRotatedAwayFileAtPath() { return }
     do {
       if try followFileAtPath(at: .start) {
         Output.note("\(path) has appeared; following it from its start")
@@ -221,6 +275,7 @@ import Producers
   func stopWatching() {
     watching?.unsubscribe()
     watching = nil
+    watchGeneration += 1
     retrying?.unsubscribe()
     retrying = nil
   }
@@ -278,9 +333,12 @@ import Producers
     }
   }
 
-  /// Opens `file` and positions it; the tail is not started.
-  private func openTail(_ file: String, at position: Position) throws(FollowError) -> FileTail {
-    let fd = open(file, O_RDONLY | O_CLOEXEC)
+  /// Opens `file` (or takes `descriptor`, open on it already) and positions it; the tail is not
+  /// started.
+  private func openTail(
+    _ file: String, at position: Position, descriptor: Int32? = nil
+  ) throws(FollowError) -> FileTail {
+    let fd = descriptor ?? open(file, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
       throw FollowError(description: "cannot open \(file): \(String(cString: strerror(errno)))")
     }
@@ -415,19 +473,35 @@ import Producers
 
   // MARK: - Rotation
 
-  private func pathChanged(_ change: FileChange) {
+  /// What the watch says of the path, checked against the path as it is now: changes are taken
+  /// in after the fact, and several at once on a loaded machine, so a change may be of a file
+  /// that came and went since the one being read (a file made, then deleted, then another made:
+  /// the deletion is not of the file at the path). While the path still names the file being
+  /// read, no change moves it.
+  ///
+  /// A file that appeared, opened when its creation was read (`opened`), is followed even when
+  /// it has left the path since (its rename comes next, and retires it): unless it is a file
+  /// being read already.
+  private func pathChanged(_ change: FileChange, opened: OpenedFile? = nil) {
     switch change {
     case .renamed, .deleted:
+      guard !currentIsAtPath else { return }
       retireCurrent(because: "\(change)")
       retryLater()
-    case .replaced:
+    case .replaced, .created:
+      if let opened {
+        if current?.identity.matches(opened.identity) ?? false {
+          return opened.discard()
+        }
+        if !retiring.contains(where: { $0.tail.identity.matches(opened.identity) }) {
+          retireCurrent(because: "replaced")
+          return openNew(opened)
+        }
+        opened.discard()
+      }
+      guard !currentIsAtPath else { return }
       retireCurrent(because: "replaced")
       openNew()
-    case .created:
-      if current == nil || !(current?.identity.matches(try? FileIdentity(path: path)) ?? false) {
-        retireCurrent(because: "replaced")
-        openNew()
-      }
     case .modified:
       current?.modified()
     case .attributes:
@@ -435,16 +509,44 @@ import Producers
     }
   }
 
-  /// Opens the new file at the path, told by the path's watch, which watches it already.
-  private func openNew() {
-    guard !stopped else { return }
+  /// Whether the path names the file being read now.
+  private var currentIsAtPath: Bool {
+    guard let current else { return false }
+    return current.identity.matches(try? FileIdentity(path: path))
+  }
+
+  /// Makes a rotated-away file that is at the path again (moved back) the one being read,
+  /// rather than opening it a second time from its start: whether there was one.
+  private func takeBackRotatedAwayFileAtPath() -> Bool {
+    guard let atPath = try? FileIdentity(path: path),
+      let index = retiring.firstIndex(where: { $0.tail.identity.matches(atPath) })
+    else { return false }
+    let file = retiring.remove(at: index)
+    file.timer?.unsubscribe()
+    current = file.tail
+    // The path's changes (the next rotation), which a path that had no file may not watch yet.
+    if watching == nil { try? watchPath() }
+    reportedAbsence = nil
+    retrying?.unsubscribe()
+    retrying = nil
+    Output.note("\(path): the old file is back at the path; reading on")
+    return true
+  }
+
+  /// Opens the new file at the path, told by the path's watch, which watches it already; or
+  /// follows `opened`, the file that the watch opened when it appeared there.
+  private func openNew(_ opened: OpenedFile? = nil) {
+    guard !stopped, opened != nil || !takeBackRotatedAwayFileAtPath() else {
+      opened?.discard()
+      return
+    }
     // A link whose target was made after the watch saw the link: the watch followed it to
     // nothing, and would not see the target's changes. (Unsubscribing the watch from its own
     // delivery is allowed.)
     var link = stat()
     if lstat(path, &link) == 0, link.st_mode & S_IFMT == S_IFLNK { try? watchPath() }
     do {
-      let tail = try openTail(path, at: .start)
+      let tail = try openTail(path, at: .start, descriptor: opened?.fd)
       current = tail
       scheduleAfterRotatedAway(tail)
       reportedAbsence = nil

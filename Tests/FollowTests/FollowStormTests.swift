@@ -47,9 +47,15 @@ import Testing
   @Test(.enabled(if: settings != nil, "set STORM_SECONDS to run the storm"))
   func aStormOfRotationsDeletionsAndRestartsLosesDoublesSplitsAndReordersNoLine() throws {
     let storm = Storm(try #require(Self.settings))
-    defer { storm.scratch.remove() }
     let report = try storm.run()
     print(report.summary)
+    // A failed storm keeps its directory: the files, each run's state file and output, and the
+    // journal of what happened when (storm-journal.txt).
+    if report.failures.isEmpty {
+      storm.scratch.remove()
+    } else {
+      Issue.record("the storm's files and journal are kept in \(storm.scratch.path)")
+    }
     for failure in report.failures.prefix(20) { Issue.record("\(failure)") }
     #expect(report.failures.isEmpty, "\(report.failures.count) failures")
   }
@@ -104,6 +110,10 @@ final class Storm: Sendable {
   let settings: Settings
   let scratch = Scratch()
   let shared: Mutex<Shared>
+  /// What happened, when (seconds since the storm started): the faults, the writers' reopens,
+  /// the runs of `follow`; written to storm-journal.txt when the storm fails.
+  let journal = Mutex<[(time: Double, text: String)]>([])
+  let began = Storm.now()
   /// The log that does not exist when `follow` starts; its writer starts after this delay.
   static let lateLogDelay = 1.5
   /// A file younger than this is not rotated or deleted: `follow` must have seen it.
@@ -117,6 +127,18 @@ final class Storm: Sendable {
   var names: [String] { (0..<settings.logs).map { "app\($0).log" } }
 
   func path(_ log: Int) -> String { scratch.file("app\(log).log") }
+
+  /// Adds `text` to the journal, at the time now.
+  func record(_ text: String) {
+    let time = Self.now()
+    journal.withLock { $0.append((time, text)) }
+  }
+
+  /// The inode of the file at `path`, or -1.
+  static func inode(_ path: String) -> Int {
+    var info = stat()
+    return stat(path, &info) == 0 ? Int(info.st_ino) : -1
+  }
 
   /// Seconds on a monotonic clock.
   static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
@@ -157,11 +179,17 @@ final class Storm: Sendable {
         if fd >= 0 { close(fd) }
         fd = open(path(log), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         precondition(fd >= 0, "open \(path(log)) failed")
-        shared.withLock { shared in
+        let generation = shared.withLock { shared in
           shared.logs[log].generation += 1
           shared.logs[log].opened = Self.now()
           shared.logs[log].reopenAt = nil
+          return shared.logs[log].generation
         }
+        var info = stat()
+        fstat(fd, &info)
+        record(
+          "app\(log).log: the writer opened file \(generation), inode \(info.st_ino), at line \(number + 1)"
+        )
       }
       number += 1
       let bytes = Array((Self.line(log: log, number: number) + "\n").utf8)
@@ -199,12 +227,17 @@ final class Storm: Sendable {
       guard shared.logs[log].generation > 0, shared.logs[log].reopenAt == nil,
         now - shared.logs[log].opened >= Self.youngest
       else { return false }
+      let inode = Self.inode(path(log))
+      let generation = shared.logs[log].generation
       if deleting {
         precondition(unlink(path(log)) == 0, "unlink failed")
         shared.logs[log].deletedAt[shared.logs[log].generation] = now
+        record("app\(log).log: deleted file \(generation), inode \(inode)")
       } else {
         counter += 1
         precondition(rename(path(log), path(log) + ".\(counter)") == 0, "rename failed")
+        record(
+          "app\(log).log: renamed file \(generation), inode \(inode), to app\(log).log.\(counter)")
       }
       shared.logs[log].reopenAt = now + delay
       return true
@@ -227,8 +260,15 @@ final class Storm: Sendable {
     var counter = 0
     var failures: [String] = []
 
+    var processes: [FollowProcess] = []
     func start() throws -> FollowProcess {
+      // The state file each run starts from.
+      try? FileManager.default.copyItem(
+        atPath: scratch.file("follow.state"), toPath: scratch.file("follow.state.\(runs.count + 1)")
+      )
       let follow = try FollowProcess(arguments, in: scratch.path)
+      processes.append(follow)
+      record("run \(runs.count + 1): started, pid \(follow.pid)")
       let started = follow.wait(seconds: 60) { _, errors in
         errors.contains("following app0.log") || !follow.isRunning
       }
@@ -240,9 +280,15 @@ final class Storm: Sendable {
     }
     func stop(_ follow: FollowProcess) {
       runs[runs.count - 1].terminated = Self.now()
+      record("run \(runs.count): SIGTERM")
       follow.send(SIGTERM)
       let status = follow.exitStatus(seconds: 60)
       if status != 0 { failures.append("follow exited with \(String(describing: status))") }
+      if status == nil {
+        // Never two runs at once on one state file: the next starts once this one is gone.
+        follow.send(SIGKILL)
+        _ = follow.exitStatus(seconds: 600)
+      }
       outputs.append(follow.lines)
       errors += follow.errors
     }
@@ -298,8 +344,35 @@ final class Storm: Sendable {
     if !failures.isEmpty {
       let notes = errors.split(separator: "\n").suffix(40).joined(separator: "\n")
       failures.append("the last notes of follow:\n\(notes)")
+      writeJournal(processes)
     }
     return Report(summary: summary, failures: failures)
+  }
+
+  /// Writes storm-journal.txt (the journal and every run's notes, in time order) and, for each
+  /// run, run-N.out (its output, each chunk read with its time) into the storm's directory.
+  private func writeJournal(_ processes: [FollowProcess]) {
+    var entries = journal.withLock { $0 }
+    for (index, process) in processes.enumerated() {
+      var output = ""
+      for chunk in process.timedChunks {
+        let time = String(format: "%.4f", chunk.time - began)
+        if chunk.isError {
+          for line in chunk.text.split(separator: "\n") {
+            entries.append((chunk.time, "run \(index + 1) said: \(line)"))
+          }
+        } else {
+          output += "== \(time)\n\(chunk.text)"
+        }
+      }
+      try? output.write(
+        toFile: scratch.file("run-\(index + 1).out"), atomically: false, encoding: .utf8)
+    }
+    let text = entries.sorted { $0.time < $1.time }.map {
+      String(format: "%10.4f ", $0.time - began) + $0.text
+    }.joined(separator: "\n")
+    try? (text + "\n").write(
+      toFile: scratch.file("storm-journal.txt"), atomically: false, encoding: .utf8)
   }
 
   // MARK: - The oracle

@@ -57,6 +57,134 @@ import Testing
     #expect(follow.errors.contains("5 lines from app.log"))
   }
 
+  /// A burst of changes that `follow` takes in at once, as on a loaded machine: its file renamed
+  /// away, a second file made and deleted, and a third made, all while `follow` is held
+  /// (SIGSTOP). The deletion is of a file that `follow` never opened: the third file, at the path
+  /// when `follow` looks, is followed once, and each of its lines printed once.
+  @Test func aBurstOfChangesTakenInAtOnceFollowsTheFileAtThePathOnce() throws {
+    let scratch = Scratch()
+    defer { scratch.remove() }
+    let log = scratch.file("app.log")
+    append(to: log)
+    let follow = try FollowProcess(["--rotate-wait", "500ms", "app.log"], in: scratch.path)
+    #expect(follow.waitForNote("following app.log"))
+    append("first", to: log)
+    #expect(follow.waitForLines(1))
+    follow.send(SIGSTOP)
+    rename(log, log + ".1")
+    append("second", to: log)
+    unlink(log)
+    append("third 1", "third 2", to: log)
+    follow.send(SIGCONT)
+    #expect(follow.waitForLines(3))
+    #expect(follow.waitForNote("closed the old file"))
+    append("third 3", to: log)
+    #expect(follow.waitForLines(4))
+    follow.send(SIGTERM)
+    #expect(follow.exitStatus() == 0)
+    // The second file was gone before `follow` could look: nothing could read it.
+    #expect(follow.lines == ["first", "third 1", "third 2", "third 3"])
+  }
+
+  /// More changes than the system queues for a process (inotify's `max_queued_events`, 16,384
+  /// by default) while `follow` is held (SIGSTOP): the system drops the rest and says so. The
+  /// rotation among the dropped changes is still seen: each watch looks at its path again.
+  #if os(Linux)
+    @Test func changesDroppedByTheSystemStillRotateToTheNewFile() throws {
+      let scratch = Scratch()
+      defer { scratch.remove() }
+      let (a, b) = (scratch.file("a.log"), scratch.file("b.log"))
+      append(to: a)
+      append(to: b)
+      let follow = try FollowProcess(["a.log", "b.log"], in: scratch.path)
+      #expect(follow.waitForNote("following a.log, b.log"))
+      let queued =
+        (try? String(contentsOfFile: "/proc/sys/fs/inotify/max_queued_events", encoding: .utf8))
+        .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 16_384
+      follow.send(SIGSTOP)
+      // Changes to the two files in turn, which the system cannot merge: more than it queues.
+      let writers = (LogWriter(a), LogWriter(b))
+      for index in 0..<(queued / 2 + 100) {
+        writers.0.write("a \(index)")
+        writers.1.write("b \(index)")
+      }
+      writers.0.close()
+      writers.1.close()
+      rename(a, a + ".1")
+      append("new a", to: a)
+      follow.send(SIGCONT)
+      let count = 2 * (queued / 2 + 100) + 1
+      #expect(follow.waitForLines(count, seconds: 20))
+      follow.send(SIGTERM)
+      #expect(follow.exitStatus() == 0)
+      let lines = follow.lines
+      #expect(lines.count == count)
+      let printedTheNewFile = lines.contains("a.log: new a")
+      #expect(printedTheNewFile, "the new a.log was not followed")
+    }
+  #endif
+
+  /// Files that come and go at the path while `follow`'s main actor is held (its output is not
+  /// read, so its writes wait, as they do for a slow reader of a pipe): the file made by one
+  /// rotation and renamed away by the next, before `follow` takes in either, is read all the
+  /// same, each file's lines once and in order.
+  @Test func aFileThatCameAndWentWhileFollowWasBusyIsReadAllTheSame() throws {
+    let scratch = Scratch()
+    defer { scratch.remove() }
+    let log = scratch.file("app.log")
+    append(to: log)
+    let follow = try FollowProcess(["--rotate-wait", "500ms", "app.log"], in: scratch.path)
+    #expect(follow.waitForNote("following app.log"))
+    // More than a pipe holds, unread: `follow` waits in its write to standard output.
+    follow.pauseOutput()
+    let filler = (0..<3000).map { "filler \($0) " + String(repeating: "x", count: 60) }
+    append(filler, to: log)
+    Thread.sleep(forTimeInterval: 0.5)
+    rename(log, log + ".1")
+    append("second 1", "second 2", to: log)
+    Thread.sleep(forTimeInterval: 0.3)
+    rename(log, log + ".2")
+    append("third 1", to: log)
+    Thread.sleep(forTimeInterval: 0.3)
+    follow.resumeOutput()
+    #expect(follow.waitForLines(3003, seconds: 20))
+    follow.send(SIGTERM)
+    #expect(follow.exitStatus() == 0)
+    let lines = follow.lines
+    #expect(lines.count == 3003)
+    #expect(Array(lines.prefix(3000)) == filler)
+    #expect(lines.suffix(3) == ["second 1", "second 2", "third 1"])
+  }
+
+  /// A file renamed away and back (`mv app.log x; mv x app.log`) is read on where it was, not
+  /// opened a second time from its start beside the reading of it as a rotated-away file.
+  @Test func aFileMovedAwayAndBackIsReadOnOnce() throws {
+    let scratch = Scratch()
+    defer { scratch.remove() }
+    let log = scratch.file("app.log")
+    append(to: log)
+    let follow = try FollowProcess(["--rotate-wait", "2s", "app.log"], in: scratch.path)
+    #expect(follow.waitForNote("following app.log"))
+    append("1", to: log)
+    #expect(follow.waitForLines(1))
+    rename(log, log + ".away")
+    #expect(follow.waitForNote("renamed; reading the old file"))
+    append("2", to: log + ".away")
+    #expect(follow.waitForLines(2))
+    rename(log + ".away", log)
+    #expect(follow.waitForNote("the old file is back at the path"))
+    append("3", to: log)
+    #expect(follow.waitForLines(3))
+    // Past the rotate wait: the file is not closed as a quiet rotated-away one.
+    Thread.sleep(forTimeInterval: 2.5)
+    append("4", to: log)
+    #expect(follow.waitForLines(4))
+    follow.send(SIGTERM)
+    #expect(follow.exitStatus() == 0)
+    #expect(follow.lines == ["1", "2", "3", "4"])
+    #expect(!follow.errors.contains("closed the old file"))
+  }
+
   @Test func aFileDeletedWhileWrittenIsReadUntilQuietThenThePathIsAwaited() throws {
     let scratch = Scratch()
     defer { scratch.remove() }
@@ -348,6 +476,18 @@ import Testing
     #expect(follow.exitStatus(seconds: 30) == 0)
     #expect(follow.lines == (1...16).map { "demo line \($0)" })
     #expect(follow.errors.contains("all 16 lines arrived once and in order"))
+  }
+
+  /// A demo held for a moment (SIGSTOP), as a loaded machine holds it: its timer's fires are
+  /// merged into one tick, and the writer still writes every numbered line once.
+  @Test func theDemoHeldForAMomentStillWritesEveryLine() throws {
+    let follow = try FollowProcess([])
+    #expect(follow.waitForLines(2))
+    follow.send(SIGSTOP)
+    Thread.sleep(forTimeInterval: 0.6)
+    follow.send(SIGCONT)
+    #expect(follow.exitStatus(seconds: 30) == 0)
+    #expect(follow.lines == (1...16).map { "demo line \($0)" })
   }
 
   @Test func theHeartbeatSaysOnStandardErrorWhenNothingArrived() throws {

@@ -22,6 +22,51 @@ import Testing
     #expect(checkpoint.window.suffix(4) == [0x41] + Array("end".utf8))
   }
 
+  /// The window kept with slack storage says what a plain "last 4 KiB of everything read"
+  /// says, after any sequence of advances and rewinds: its bytes, fingerprint, equality and
+  /// hash, and what a read of the same file checks against it.
+  @Test func theWindowIsAlwaysTheLastBytesReadWhateverTheSizesOfTheAdvances() async throws {
+    var random = SeededGenerator(seed: 7)
+    var all: [UInt8] = []
+    var checkpoint = FileCheckpoint()
+    for step in 0..<1000 {
+      let size =
+        random.oneIn(50) ? random.below(9000) : random.oneIn(5) ? 0 : 1 + random.below(200)
+      let bytes = (0..<size).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+      all += bytes
+      checkpoint.advance(over: bytes)
+      if random.oneIn(40) {
+        let back = random.below(300)
+        all.removeLast(min(back, all.count))
+        checkpoint = checkpoint.rewound(by: back)
+        // What stays of the window after a rewind is what was before the new position.
+        let expected = FileCheckpoint(
+          offset: Int64(all.count), window: Array(all.suffix(FileCheckpoint.windowLimit)))
+        #expect(checkpoint.offset == expected.offset)
+        #expect(
+          expected.window.suffix(checkpoint.window.count).elementsEqual(checkpoint.window),
+          "step \(step)")
+        checkpoint = expected
+        continue
+      }
+      let expected = Array(all.suffix(FileCheckpoint.windowLimit))
+      guard checkpoint.window == expected, checkpoint.offset == Int64(all.count) else {
+        Issue.record("step \(step): the window or the offset differs")
+        return
+      }
+      let plain = FileCheckpoint(offset: Int64(all.count), window: expected)
+      #expect(checkpoint == plain && checkpoint.hashValue == plain.hashValue)
+      #expect(checkpoint.fingerprint == plain.fingerprint)
+    }
+    let log = Log("")
+    defer { log.remove() }
+    let file = open(log.path, O_WRONLY | O_APPEND)
+    #expect(all.withUnsafeBytes { write(file, $0.baseAddress, $0.count) } == all.count)
+    close(file)
+    #expect(checkpoint.verdict(for: log.fd) == .holds)
+    #expect(FileCheckpoint.reading(log.fd, at: checkpoint.offset) == checkpoint)
+  }
+
   @Test func rewindingDropsTheBytesAfterTheNewPosition() async throws {
     var checkpoint = FileCheckpoint()
     checkpoint.advance(over: Array("one\ntwo".utf8))

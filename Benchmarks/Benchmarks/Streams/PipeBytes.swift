@@ -16,7 +16,8 @@ import Producers
 // of one (write to received). CPU time is the whole process's (user + system: the reader's
 // thread, the hop and the actor). Four ways over the same kind of pipe:
 // - `FileDescriptors.bytes`, delivered on an actor (read on the package's poller thread, one
-//   hop to the actor);
+//   hop to the actor); and the same beside 1,000 other pipe streams that wait with nothing to
+//   read, whose cost must be the same (the poller waits with epoll on Linux);
 // - a hand-written `poll` loop on a thread of its own that reads and hops to the same actor
 //   with a task (the floor for delivery on an actor: the same one hop, and nothing else);
 // - a `DispatchSource` read source whose handler reads and hops to the same actor with a task,
@@ -36,6 +37,12 @@ func pipeByteBenchmarks() {
 
   Benchmark(name(scenario, "IndefiniteObservable"), configuration: configuration) { benchmark in
     await PipeReceiver().fileDescriptors(UncheckedSendable(benchmark))
+  }
+
+  Benchmark(
+    name(scenario, "IndefiniteObservable, beside 1,000 idle streams"), configuration: configuration
+  ) { benchmark in
+    await PipeReceiver().fileDescriptors(UncheckedSendable(benchmark), idleBeside: 1_000)
   }
 
   Benchmark(
@@ -79,6 +86,20 @@ func pipeByteBenchmarks() {
   }
 }
 
+/// Raises the soft limit of open descriptors to `count`, if it is lower (within the hard limit).
+private func allowDescriptors(_ count: Int) {
+  #if canImport(Glibc)
+    let resource = Int32(RLIMIT_NOFILE.rawValue)
+  #else
+    let resource = RLIMIT_NOFILE
+  #endif
+  var limit = rlimit()
+  getrlimit(resource, &limit)
+  guard limit.rlim_cur < rlim_t(count) else { return }
+  limit.rlim_cur = min(rlim_t(count), limit.rlim_max)
+  setrlimit(resource, &limit)
+}
+
 /// A pipe whose read end does not block.
 private func makePipe() -> (read: Int32, write: Int32) {
   var ends: [Int32] = [0, 0]
@@ -114,8 +135,23 @@ private actor PipeReceiver {
     }
   }
 
-  func fileDescriptors(_ benchmark: UncheckedSendable<Benchmark>) async {
+  /// `idleBeside`: how many other pipe streams wait meanwhile, with nothing to read (the cost
+  /// of a byte must not grow with them).
+  func fileDescriptors(_ benchmark: UncheckedSendable<Benchmark>, idleBeside: Int = 0) async {
     let benchmark = benchmark.value
+    var idle: [(Subscription, Int32)] = []
+    allowDescriptors(2 * idleBeside + 100)
+    for _ in 0..<idleBeside {
+      let (readEnd, writeEnd) = makePipe()
+      let bytes = try! FileDescriptors.bytes(of: readEnd, ownership: .streamCloses)
+      idle.append((bytes.subscribe(next: { _ in }), writeEnd))
+    }
+    defer {
+      for (subscription, writeEnd) in idle {
+        subscription.unsubscribe()
+        close(writeEnd)
+      }
+    }
     let (readEnd, writeEnd) = makePipe()
     self.writeEnd = writeEnd
     let bytes = try! FileDescriptors.bytes(of: readEnd, ownership: .streamCloses)

@@ -34,8 +34,15 @@ public struct FileCheckpoint: Sendable, Hashable {
   /// The position: the number of bytes of the file before it.
   public private(set) var offset: Int64
   /// The bytes just before ``offset``: the last ones read, at most ``windowLimit``. Shorter
-  /// near the start of the file, or after ``rewound(by:)``.
-  public private(set) var window: [UInt8]
+  /// near the start of the file, or after ``rewound(by:)``. (A new array at each use.)
+  public var window: [UInt8] { Array(recent.suffix(windowCount)) }
+
+  // The window is the last `windowCount` bytes of `recent`, which keeps up to twice
+  // `windowLimit` bytes: the bytes that leave the window are dropped from its front once
+  // `windowLimit` of them have piled up, not at each move (which moved the 4 KiB that stay
+  // down, for each line a follower reads: `CheckpointCostTimingTests`).
+  private var recent: [UInt8]
+  private var windowCount: Int
 
   /// A position with the bytes before it; `window` keeps at most its last ``windowLimit``
   /// bytes and at most `offset` bytes, and a negative offset counts as 0. With no bytes
@@ -43,7 +50,28 @@ public struct FileCheckpoint: Sendable, Hashable {
   public init(offset: Int64 = 0, window: [UInt8] = []) {
     self.offset = max(0, offset)
     let kept = Int(min(Int64(Self.windowLimit), self.offset))
-    self.window = window.count > kept ? Array(window.suffix(kept)) : window
+    recent = window.count > kept ? Array(window.suffix(kept)) : window
+    windowCount = recent.count
+  }
+
+  /// Whether two checkpoints have the same position and the same window.
+  public static func == (left: FileCheckpoint, right: FileCheckpoint) -> Bool {
+    left.offset == right.offset
+      && left.recent.suffix(left.windowCount).elementsEqual(right.recent.suffix(right.windowCount))
+  }
+
+  /// Hashes the position and the window, which `==` compares.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(offset)
+    hasher.combine(windowCount)
+    for byte in recent.suffix(windowCount) { hasher.combine(byte) }
+  }
+
+  /// Calls `body` with the window's bytes, with no copy.
+  private func withWindow<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+    recent.withUnsafeBytes { bytes in
+      body(UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - windowCount)...]))
+    }
   }
 
   /// The checkpoint at `offset` of the open file `fd`, with its bytes before `offset` (at
@@ -62,12 +90,15 @@ public struct FileCheckpoint: Sendable, Hashable {
   public mutating func advance(over bytes: UnsafeRawBufferPointer) {
     offset += Int64(bytes.count)
     if bytes.count >= Self.windowLimit {
-      window = Array(bytes[(bytes.count - Self.windowLimit)...])
+      recent = Array(bytes[(bytes.count - Self.windowLimit)...])
+      windowCount = Self.windowLimit
       return
     }
-    let excess = window.count + bytes.count - Self.windowLimit
-    if excess > 0 { window.removeFirst(excess) }
-    window.append(contentsOf: bytes)
+    if recent.count + bytes.count > 2 * Self.windowLimit {
+      recent.removeFirst(recent.count - windowCount)
+    }
+    recent.append(contentsOf: bytes)
+    windowCount = min(windowCount + bytes.count, Self.windowLimit)
   }
 
   /// Moves the position past `bytes`, the next bytes read from the file.
@@ -81,7 +112,8 @@ public struct FileCheckpoint: Sendable, Hashable {
   public func rewound(by count: Int) -> FileCheckpoint {
     let count = Int(min(Int64(max(0, count)), offset))
     return FileCheckpoint(
-      offset: offset - Int64(count), window: Array(window.dropLast(min(count, window.count))))
+      offset: offset - Int64(count),
+      window: Array(recent.suffix(windowCount).dropLast(min(count, windowCount))))
   }
 
   /// What became of the checkpoint in a file.
@@ -106,14 +138,14 @@ public struct FileCheckpoint: Sendable, Hashable {
   /// `pread` with ``readOn(_:into:upTo:)``, which checks in the read of the new bytes.
   public func verdict(for fd: Int32) -> Verdict {
     guard offset > 0 else { return .holds }
-    let count = max(window.count, 1)
+    let count = max(windowCount, 1)
     return withUnsafeTemporaryAllocation(byteCount: count, alignment: 1) { buffer in
       switch Self.fill(buffer, from: fd, endingAt: offset) {
       case .failure: return .holds
       case .success(let filled) where filled < count: return .shorter
       case .success:
-        guard !window.isEmpty else { return .holds }
-        let same = window.withUnsafeBytes { memcmp($0.baseAddress!, buffer.baseAddress!, count) }
+        guard windowCount > 0 else { return .holds }
+        let same = withWindow { memcmp($0.baseAddress!, buffer.baseAddress!, count) }
         return same == 0 ? .holds : .changed
       }
     }
@@ -147,7 +179,7 @@ public struct FileCheckpoint: Sendable, Hashable {
   public func readOn(
     _ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, upTo maximumCount: Int = .max
   ) -> Result<(verdict: Verdict, bytes: UnsafeRawBufferPointer), Errno> {
-    let behind = offset > 0 ? max(window.count, 1) : 0
+    let behind = offset > 0 ? max(windowCount, 1) : 0
     let none = UnsafeRawBufferPointer(start: nil, count: 0)
     let room = min(buffer.count - behind, maximumCount)
     guard room > 0 else { return .success((verdict(for: fd), none)) }
@@ -158,8 +190,8 @@ public struct FileCheckpoint: Sendable, Hashable {
     case .success(let read): count = read
     }
     guard count >= behind else { return .success((.shorter, none)) }
-    if !window.isEmpty {
-      let same = window.withUnsafeBytes { memcmp($0.baseAddress!, buffer.baseAddress!, behind) }
+    if windowCount > 0 {
+      let same = withWindow { memcmp($0.baseAddress!, buffer.baseAddress!, behind) }
       guard same == 0 else { return .success((.changed, none)) }
     }
     return .success((.holds, UnsafeRawBufferPointer(rebasing: buffer[behind..<count])))
@@ -169,7 +201,9 @@ public struct FileCheckpoint: Sendable, Hashable {
   /// themselves: a later ``reading(_:at:windowLength:)`` with the window's length gives a
   /// checkpoint with the same fingerprint when the file still holds it.
   public var fingerprint: UInt64 {
-    window.reduce(0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01B3 }
+    recent.suffix(windowCount).reduce(0xCBF2_9CE4_8422_2325) {
+      ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01B3
+    }
   }
 
   /// The `count` bytes ending at `end`, or nil when the file has fewer or the read fails.

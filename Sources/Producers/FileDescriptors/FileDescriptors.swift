@@ -45,7 +45,7 @@ import Multicast
 ///   from any isolation, that run where the reading (or the wait) happens, with no thread
 ///   switch by the package.
 /// - Pipes, sockets, terminals and devices are read from the start of the subscription, and,
-///   whenever they have nothing for now, again as data arrives (the poller's `poll` says
+///   whenever they have nothing for now, again as data arrives (the package's poller says
 ///   when); end of file is reported once on the status channel and reading stops. A device that
 ///   Dispatch cannot watch is read all the same: `/dev/null` reports `.endOfFile` at once, and
 ///   an endless device such as `/dev/zero` or `/dev/urandom` delivers for as long as the

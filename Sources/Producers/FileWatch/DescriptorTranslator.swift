@@ -41,6 +41,14 @@
       return changes
     }
 
+    /// The file may have been written, and may have lost its last link: reports `.modified`,
+    /// and `.deleted` once the file has no link.
+    func changesAfterLostEvents() -> [FileChange] {
+      var changes: [FileChange] = [.modified]
+      if linkCount() == 0 { markDeleted(&changes) }
+      return changes
+    }
+
     func close() {
       let closes = state.withLock { state in
         defer { state.isClosed = true }

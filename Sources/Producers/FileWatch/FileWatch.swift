@@ -28,6 +28,13 @@ import Multicast
 ///   events are read, with no thread switch by the package; each makes a watch of its own.
 /// - Lifetime: the watch (its descriptor and its system watches) lives as long as the stream or
 ///   any of its subscriptions, and is released when the last of them is gone.
+/// - Lost events: on Linux, when the system's queue of events overflows (a process that reads
+///   them too slowly: `max_queued_events`, 16,384 by default), it drops events. Every watch then
+///   looks again: a path watch reports ``FileChange/modified`` when the same file is at the
+///   path, ``FileChange/replaced`` (or ``FileChange/created``) when another is, and
+///   ``FileChange/deleted`` when none is (a rename cannot be told any more); a descriptor watch
+///   reports ``FileChange/modified``, and ``FileChange/deleted`` once the file has no link. So
+///   no change is missed, though one may be reported that did not happen.
 public enum FileWatch {
   /// A stream of the changes at `path`: to the file there (``FileChange/modified``,
   /// ``FileChange/attributes``) and to the name itself (``FileChange/created``,

@@ -22,6 +22,8 @@
   /// many watches the process has. The kernel gives two watches of one file the same watch
   /// descriptor, so a descriptor may have several receivers (and one receiver the same
   /// descriptor twice, for a moment, while a path watch moves to the file it already watches).
+  /// When the system's queue of events overflows (`max_queued_events`, 16,384 by default), it
+  /// drops events and says so once: then every watch looks again at what it watches.
   final class Inotify: Sendable {
     private let fd: Int32
     private let channel: ProcessChannel
@@ -61,6 +63,17 @@
     private static func route(
       _ batch: [InotifyEvent], through routes: LockedState<[Int32: [InotifyReceiver]]>
     ) {
+      // The system's queue overflowed: it dropped events of any watch, so every watch looks
+      // again at what it watches (a rare event; the only one that goes to every watch).
+      if let overflow = batch.firstIndex(where: { $0.mask & UInt32(IN_Q_OVERFLOW) != 0 }) {
+        route(Array(batch[..<overflow]), through: routes)
+        let receivers = routes.withLock { routes in
+          var seen: Set<ObjectIdentifier> = []
+          return routes.values.joined().filter { seen.insert(ObjectIdentifier($0)).inserted }
+        }
+        for receiver in receivers { receiver.receiveLostEvents() }
+        return route(Array(batch[(overflow + 1)...]), through: routes)
+      }
       // The usual batch, one change to one watched file: one receiver, all of the events, as
       // read (no list of deliveries to make).
       let only = routes.withLock { routes -> InotifyReceiver? in

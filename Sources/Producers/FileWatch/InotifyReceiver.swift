@@ -42,6 +42,14 @@
       withExtendedLifetime(old) {}
     }
 
+    /// Tells the translator that the system dropped events, and sends what it finds, on the
+    /// instance's queue.
+    func receiveLostEvents() {
+      let target = self.target.withLock { $0 }
+      guard let translator = target.translator, let changes = target.changes else { return }
+      for change in translator.changesAfterLostEvents() { changes.send(change) }
+    }
+
     /// Translates `events` (all of this receiver's watch descriptors) now, on the instance's
     /// queue, which read them.
     func receive(_ events: [InotifyEvent]) {

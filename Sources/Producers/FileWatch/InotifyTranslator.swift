@@ -14,6 +14,9 @@
   protocol InotifyTranslator: Sendable {
     /// The changes that `events` (of every watch in the process) mean for this watch.
     func changes(_ events: [InotifyEvent]) -> [FileChange]
+    /// The changes to report when the system dropped events (its queue overflowed), looked up
+    /// now: whatever the dropped events would have said.
+    func changesAfterLostEvents() -> [FileChange]
     /// Gives back the watch descriptors; after it returns, no new one is taken. Idempotent.
     func close()
   }

@@ -109,6 +109,19 @@
       return changes
     }
 
+    /// Watches the file at the path now and reports what became of the one watched: the same
+    /// file, `.modified` (it may have been written); another, `.replaced` (or `.created` when
+    /// none was watched); none, `.deleted` when one was watched (whether it was renamed away or
+    /// deleted cannot be told any more).
+    func changesAfterLostEvents() -> [FileChange] {
+      let watched = watches.withLock { $0.file >= 0 }
+      switch watchFile() {
+      case .same: return [.modified]
+      case .other: return [watched ? .replaced : .created]
+      case .none: return watched ? [.deleted] : []
+      }
+    }
+
     func close() {
       let (file, directory, checks) = watches.withLock { watches in
         defer {

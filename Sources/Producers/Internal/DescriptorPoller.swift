@@ -8,8 +8,8 @@ import IndefiniteObservable
   import Musl
 #endif
 
-/// Waits for descriptors to be readable or writable, with `poll` on a thread of its own, and
-/// calls each waiter once (``wait(_:for:_:)``: what the descriptor streams use for each turn)
+/// Waits for descriptors to be readable or writable, on a thread of its own, and calls each
+/// waiter once (``wait(_:for:_:)``: what the descriptor streams use for each turn)
 /// or each time (``watch(_:for:_:)``: the channels of the process's own descriptors,
 /// ``ProcessChannel``, inotify and the signal pipe), in place of Dispatch read and write sources.
 ///
@@ -24,6 +24,12 @@ import IndefiniteObservable
 /// lock, and readiness reported for an entry that is gone is ignored, so a descriptor closed
 /// (or its number reused) after its wait was cancelled is never mistaken for it.
 ///
+/// How it waits (`DescriptorPoller+Epoll.swift`, `DescriptorPoller+Poll.swift`): on Linux, with
+/// an epoll set that keeps each descriptor's registration from one wait to the next, so that a
+/// wake-up costs the same with a thousand idle descriptors as with none
+/// (`PipeCostTimingTests`); elsewhere with `poll` of every waiting descriptor, whose cost grows
+/// with their number.
+///
 /// - Threading: ``wait(_:for:_:)``, ``watch(_:for:_:)`` and ``cancel(_:)`` may be called from any thread. A waiter's
 ///   `ready` runs on the poller's thread, with no lock held; it may read the descriptor (a
 ///   reader's turn: one chunk, bounded) and hand the values on, and must not block.
@@ -32,7 +38,7 @@ final class DescriptorPoller: Sendable {
   /// The process's poller, started when first used.
   static let shared = DescriptorPoller()
 
-  private struct Waiter {
+  struct Waiter {
     let fd: Int32
     let events: Int16
     // Whether the wait stays after `ready` is called (``watch(_:for:_:)``).
@@ -40,18 +46,15 @@ final class DescriptorPoller: Sendable {
     let ready: @Sendable (UInt64) -> Void
   }
 
-  private struct State {
-    var waiters: [UInt64: Waiter] = [:]
-    var nextID: UInt64 = 0
-    // Counts the changes to `waiters`: the thread lists them again for `poll` only after one.
-    var generation: UInt64 = 0
-  }
-
-  private let state = LockedState(State())
-  // A pipe whose read end the thread polls beside the waiters: a byte written to it makes the
-  // thread poll again, with the waiters of now.
-  private let wakeRead: Int32
-  private let wakeWrite: Int32
+  let state = LockedState(PollerState())
+  // A pipe whose read end the thread waits for beside the waiters: a byte written to it makes
+  // the thread look at the waiters again.
+  let wakeRead: Int32
+  let wakeWrite: Int32
+  #if os(Linux)
+    // The epoll set of the waiting descriptors, and of `wakeRead`.
+    let epoll: Int32
+  #endif
 
   private init() {
     var ends: [Int32] = [0, 0]
@@ -62,6 +65,9 @@ final class DescriptorPoller: Sendable {
     }
     wakeRead = ends[0]
     wakeWrite = ends[1]
+    #if os(Linux)
+      epoll = Self.makeEpoll(waking: wakeRead)
+    #endif
     let context = Unmanaged.passRetained(self).toOpaque()
     #if canImport(Darwin)
       var thread: pthread_t?
@@ -82,7 +88,8 @@ final class DescriptorPoller: Sendable {
 
   /// Calls `ready` once, on the poller's thread, with the wait's identifier, when `fd` has one
   /// of `events` (`POLLIN`: data or end of file; `POLLOUT`: room to write), an error, or was
-  /// closed under the wait; returns the wait's identifier for ``cancel(_:)``.
+  /// closed under the wait (a descriptor that cannot be waited for, such as a regular file, is
+  /// ready at once); returns the wait's identifier for ``cancel(_:)``.
   func wait(
     _ fd: Int32, for events: Int16, _ ready: @escaping @Sendable (UInt64) -> Void
   ) -> UInt64 {
@@ -91,91 +98,32 @@ final class DescriptorPoller: Sendable {
 
   /// Calls `ready` on the poller's thread each time `fd` has one of `events`, for the life of
   /// the process: for a descriptor that is never closed (a ``ProcessChannel``'s), with no new
-  /// wait to make after each call. `ready` must read what is there, or the next `poll` reports
+  /// wait to make after each call. `ready` must read what is there, or the next wait reports
   /// it again at once.
   func watch(_ fd: Int32, for events: Int16, _ ready: @escaping @Sendable () -> Void) {
     _ = add(Waiter(fd: fd, events: events, stays: true, ready: { _ in ready() }))
   }
 
-  private func add(_ waiter: Waiter) -> UInt64 {
-    let id = state.withLock { state in
-      state.nextID += 1
-      state.generation += 1
-      state.waiters[state.nextID] = waiter
-      return state.nextID
-    }
-    wakeUp()
-    return id
-  }
-
-  /// Ends a wait: true when its `ready` had not been called and now never will be; false when it
-  /// had already been taken to be called.
-  @discardableResult
-  func cancel(_ id: UInt64) -> Bool {
-    let removed = state.withLock { state in
-      let removed = state.waiters.removeValue(forKey: id)
-      if removed != nil { state.generation += 1 }
-      return removed
-    }
-    guard removed != nil else { return false }
-    wakeUp()  // so that the thread stops polling a descriptor that may be closed next
-    return true  // the waiter, and what `ready` captured, are released here, after the lock
-  }
-
-  /// Makes the thread poll again with the waiters of now; nothing to do on the thread itself
-  /// (a waiter's `ready` waiting again, as a reader does for its next turn), which takes the
-  /// waiters anew before its next `poll`.
-  private func wakeUp() {
+  /// Makes the thread look at the waiters again; nothing to do on the thread itself, which
+  /// looks at them before it waits again.
+  func wakeUp() {
     guard pthread_getspecific(Self.threadMark) == nil else { return }
     var byte: UInt8 = 1
     _ = write(wakeWrite, &byte, 1)  // a full pipe already holds a wake-up
   }
 
+  /// Reads the bytes that woke the thread.
+  func drainWakeUps() {
+    var bytes = (0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64)
+    let wakeRead = self.wakeRead
+    while withUnsafeMutableBytes(of: &bytes, { read(wakeRead, $0.baseAddress, $0.count) }) > 0 {}
+  }
+
   /// Set on the poller's thread only: tells ``wakeUp()`` that it runs there.
-  private static let threadMark: pthread_key_t = {
+  static let threadMark: pthread_key_t = {
     var key = pthread_key_t()
     let status = pthread_key_create(&key, nil)
     precondition(status == 0, "DescriptorPoller: pthread_key_create failed: \(status)")
     return key
   }()
-
-  private func run() -> Never {
-    pthread_setspecific(Self.threadMark, UnsafeRawPointer(bitPattern: 1))
-    var entries: [pollfd] = []
-    var ids: [UInt64] = []
-    var listed: UInt64?  // the generation of the waiters that `entries` lists
-    while true {
-      // The descriptors and identifiers only: the thread keeps no waiter (nor what its `ready`
-      // captured) alive while it polls. Listed again only when the waiters changed (`poll`
-      // sets each entry's `revents` anew).
-      state.withLock { state in
-        guard listed != state.generation else { return }
-        listed = state.generation
-        entries.removeAll(keepingCapacity: true)
-        ids.removeAll(keepingCapacity: true)
-        entries.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
-        for (id, waiter) in state.waiters {
-          ids.append(id)
-          entries.append(pollfd(fd: waiter.fd, events: waiter.events, revents: 0))
-        }
-      }
-      guard poll(&entries, nfds_t(entries.count), -1) > 0 else { continue }  // EINTR
-      if entries[0].revents != 0 {
-        var bytes = (0 as UInt64, 0 as UInt64, 0 as UInt64, 0 as UInt64)
-        let wakeRead = self.wakeRead
-        while withUnsafeMutableBytes(of: &bytes, { read(wakeRead, $0.baseAddress, $0.count) }) > 0 {
-        }
-      }
-      for (index, id) in ids.enumerated() where entries[index + 1].revents != 0 {
-        // Taken out under the lock (a one-time wait, removed), called after it: a cancelled
-        // wait is no longer there.
-        state.withLock { state -> Waiter? in
-          guard let waiter = state.waiters[id] else { return nil }
-          guard !waiter.stays else { return waiter }
-          state.generation += 1
-          return state.waiters.removeValue(forKey: id)
-        }?.ready(id)
-      }
-    }
-  }
 }

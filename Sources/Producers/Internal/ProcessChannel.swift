@@ -15,7 +15,7 @@ import Dispatch
 /// one wait of its own, made once, not with the per-subscription readers of
 /// ``FileDescriptors``, which close their descriptor when the subscription ends.
 ///
-/// The wait is the package's one: ``DescriptorPoller``. Its thread returns from `poll` and reads
+/// The wait is the package's one: ``DescriptorPoller``. Its thread returns from its wait and reads
 /// the descriptor itself, inside `queue.sync`, which runs the block on that thread when the queue
 /// is idle: so `receive` runs on the queue (serialized with the other work of the queue, such as
 /// the directory checks of a file watch) with no thread switch. (A Dispatch read source costs
@@ -41,8 +41,8 @@ final class ProcessChannel: Sendable {
   }
 
   /// Each time the descriptor has data, reads it all on the queue, on the poller's thread.
-  /// (`poll` reports a descriptor that is still readable at once, so data that arrives after
-  /// the read is not missed.) The channel lives as long as the process, and so does its watch.
+  /// (A watch is level-triggered: a descriptor that is still readable is reported again at
+  /// once, so data that arrives after the read is not missed.) The channel lives as long as the process, and so does its watch.
   private func waitForData() {
     DescriptorPoller.shared.watch(fd, for: Int16(POLLIN)) { [self] in
       queue.sync { Self.drain(fd, into: receive) }
@@ -63,7 +63,7 @@ final class ProcessChannel: Sendable {
   /// the buffer, which took all there was (a pipe and inotify hand over what they hold, up to
   /// the size asked for), with no last read to see nothing (`EAGAIN`). What arrives after that
   /// read, or what it left (inotify stops short of an event that does not fit), is reported by
-  /// the next `poll`, which sees the descriptor still readable.
+  /// the poller's next wait, which sees the descriptor still readable.
   private static func drain(
     _ fd: Int32, into receive: (UnsafeRawBufferPointer) -> Void
   ) {

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import TestSupport
 
@@ -16,6 +17,9 @@ final class FollowProcess: @unchecked Sendable {
   private let condition = NSCondition()
   private var stdoutText = ""
   private var stderrText = ""
+  /// Each chunk read from either output, with when it was read (seconds of `DispatchTime`'s
+  /// uptime clock) and whether it came from standard error: the storm's journal.
+  private var chunks: [(time: Double, isError: Bool, text: String)] = []
   /// How many of the two output readers have reached the end of their pipe.
   private var finishedReaders = 0
   /// Whether standard output is left unread (``resumeOutput()``): once its pipe is full, the
@@ -93,6 +97,14 @@ final class FollowProcess: @unchecked Sendable {
     condition.unlock()
   }
 
+  /// Stops reading standard output (after the read under way): once its pipe is full, the
+  /// program's writes to it wait, until ``resumeOutput()``.
+  func pauseOutput() {
+    condition.lock()
+    outputPaused = true
+    condition.unlock()
+  }
+
   /// Reads standard output again, after `outputPaused`.
   func resumeOutput() {
     condition.lock()
@@ -110,8 +122,10 @@ final class FollowProcess: @unchecked Sendable {
 
   private func append(_ data: Data, toError: Bool) {
     let text = String(decoding: data, as: UTF8.self)
+    let time = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
     condition.lock()
     if toError { stderrText += text } else { stdoutText += text }
+    chunks.append((time, toError, text))
     condition.broadcast()
     condition.unlock()
   }
@@ -129,6 +143,14 @@ final class FollowProcess: @unchecked Sendable {
     condition.lock()
     defer { condition.unlock() }
     return stderrText
+  }
+
+  /// Each chunk read from the program's outputs so far, with when it was read (seconds of
+  /// `DispatchTime`'s uptime clock) and whether it came from standard error.
+  var timedChunks: [(time: Double, isError: Bool, text: String)] {
+    condition.lock()
+    defer { condition.unlock() }
+    return chunks
   }
 
   /// The process identifier, for signals and /proc.
@@ -307,6 +329,11 @@ final class LogWriter {
 
 /// Appends `lines` to the file at `path`, opening and closing it.
 func append(_ lines: String..., to path: String) {
+  append(lines, to: path)
+}
+
+/// Appends `lines` to the file at `path`, opening and closing it.
+func append(_ lines: [String], to path: String) {
   let writer = LogWriter(path)
   for line in lines { writer.write(line) }
   writer.close()

@@ -1,0 +1,212 @@
+#if os(Linux)
+  import CEpoll
+  import IndefiniteObservable
+
+  #if canImport(Glibc)
+    import Glibc
+  #elseif canImport(Musl)
+    import Musl
+  #endif
+
+  /// The waiters of a ``DescriptorPoller`` that waits with epoll (Linux), by descriptor.
+  ///
+  /// Each descriptor that has waited stays in the epoll set, disarmed between its waits (a
+  /// one-time wait is registered with `EPOLLONESHOT`), so that its next wait is one
+  /// `epoll_ctl`, and a wake-up reports only the descriptors that are ready: its cost does not
+  /// grow with the number of descriptors waiting, as a `poll` of each of them did.
+  struct PollerState {
+    var waiters: [UInt64: DescriptorPoller.Waiter] = [:]
+    var nextID: UInt64 = 0
+    var registrations: [Int32: Registration] = [:]
+    // Tells a registration from an earlier one of the same descriptor number.
+    var nextEpoch: UInt32 = 0
+    // Waits on descriptors that epoll cannot watch (a regular file, some devices: `poll`
+    // reports them ready at once), called on the thread's next round.
+    var readyNow: [UInt64] = []
+
+    /// A descriptor's registration in the epoll set.
+    struct Registration {
+      // Carried, with the descriptor, by each event of this registration.
+      var epoch: UInt32
+      // The waits on the descriptor, oldest first (one, nearly always).
+      var ids: [UInt64] = []
+      // Whether the kernel may still hold the registration (the descriptor, closed since,
+      // may have taken it away).
+      var isInSet = false
+    }
+  }
+
+  extension DescriptorPoller {
+    /// The epoll set for a poller, with `wakeRead` in it.
+    static func makeEpoll(waking wakeRead: Int32) -> Int32 {
+      let epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
+      precondition(epoll >= 0, "DescriptorPoller: epoll_create1 failed: errno \(errno)")
+      var event = epoll_event()
+      event.events = EPOLLIN.rawValue
+      event.data.u64 = wakeKey
+      let added = epoll_ctl(epoll, EPOLL_CTL_ADD, wakeRead, &event)
+      precondition(added == 0, "DescriptorPoller: epoll_ctl failed: errno \(errno)")
+      return epoll
+    }
+
+    /// The key of the events of the wake-up pipe (a descriptor's key has its epoch above its
+    /// number, and no epoch is all ones: see `register`).
+    static var wakeKey: UInt64 { .max }
+
+    func add(_ waiter: Waiter) -> UInt64 {
+      let (id, isReadyNow) = state.withLock { state in
+        state.nextID += 1
+        let id = state.nextID
+        state.waiters[id] = waiter
+        var registration =
+          state.registrations[waiter.fd] ?? PollerState.Registration(epoch: state.nextEpoch)
+        registration.ids.append(id)
+        guard register(waiter.fd, &registration, in: &state) else {
+          registration.ids.removeLast()
+          if registration.isInSet || !registration.ids.isEmpty {
+            state.registrations[waiter.fd] = registration
+          }
+          state.readyNow.append(id)
+          return (id, true)
+        }
+        state.registrations[waiter.fd] = registration
+        return (id, false)
+      }
+      if isReadyNow { wakeUp() }
+      return id
+    }
+
+    /// Ends a wait: true when its `ready` had not been called and now never will be; false when
+    /// it had already been taken to be called. A descriptor with no wait left leaves the epoll
+    /// set here, before its owner may close it.
+    @discardableResult
+    func cancel(_ id: UInt64) -> Bool {
+      let removed = state.withLock { state -> Waiter? in
+        guard let waiter = state.waiters.removeValue(forKey: id) else { return nil }
+        guard var registration = state.registrations[waiter.fd],
+          let index = registration.ids.firstIndex(of: id)
+        else {
+          state.readyNow.removeAll { $0 == id }
+          return waiter
+        }
+        registration.ids.remove(at: index)
+        if registration.ids.isEmpty {
+          if registration.isInSet { _ = epoll_ctl(epoll, EPOLL_CTL_DEL, waiter.fd, nil) }
+          state.registrations[waiter.fd] = nil
+        } else if !register(waiter.fd, &registration, in: &state) {
+          // Cannot happen: the descriptor was in the set a moment ago. Its waits are ready now.
+          state.readyNow += registration.ids
+          registration.ids = []
+          state.registrations[waiter.fd] = registration
+        } else {
+          state.registrations[waiter.fd] = registration
+        }
+        return waiter
+      }
+      return removed != nil  // the waiter, and what `ready` captured, are released here
+    }
+
+    /// Arms `fd` in the epoll set for the events of its waits (one-time unless a wait stays);
+    /// false when epoll cannot watch it (a regular file, a device: `EPERM`; a descriptor closed
+    /// meanwhile: `EBADF`), whose waits are ready at once, as `poll` would say.
+    private func register(
+      _ fd: Int32, _ registration: inout PollerState.Registration, in state: inout PollerState
+    ) -> Bool {
+      var interest: UInt32 = 0
+      var stays = false
+      for id in registration.ids {
+        guard let waiter = state.waiters[id] else { continue }
+        interest |= UInt32(UInt16(bitPattern: waiter.events))
+        stays = stays || waiter.stays
+      }
+      var event = epoll_event()
+      event.events = interest | (stays ? 0 : EPOLLONESHOT.rawValue)
+      if registration.isInSet {
+        event.data.u64 = Self.key(fd, registration.epoch)
+        if epoll_ctl(epoll, EPOLL_CTL_MOD, fd, &event) == 0 { return true }
+        guard errno == ENOENT else { return false }
+        // Closed and opened again since: the number is another file's now.
+      }
+      // A new registration: its events are told from any of an earlier one by the epoch.
+      state.nextEpoch = state.nextEpoch == UInt32.max - 1 ? 0 : state.nextEpoch + 1
+      registration.epoch = state.nextEpoch
+      event.data.u64 = Self.key(fd, registration.epoch)
+      if epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event) != 0 {
+        guard errno == EEXIST, epoll_ctl(epoll, EPOLL_CTL_MOD, fd, &event) == 0 else {
+          registration.isInSet = false
+          return false
+        }
+      }
+      registration.isInSet = true
+      return true
+    }
+
+    /// The key of the events of `fd`'s registration `epoch`.
+    private static func key(_ fd: Int32, _ epoch: UInt32) -> UInt64 {
+      UInt64(epoch) << 32 | UInt64(UInt32(bitPattern: fd))
+    }
+
+    func run() -> Never {
+      pthread_setspecific(Self.threadMark, UnsafeRawPointer(bitPattern: 1))
+      let capacity = 64
+      let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: capacity)
+      var readyNow: [UInt64] = []
+      while true {
+        // The waits that epoll cannot watch first; then, if more came meanwhile, a look at the
+        // others that does not wait.
+        state.withLock { swap(&readyNow, &$0.readyNow) }
+        for id in readyNow {
+          state.withLock { $0.waiters.removeValue(forKey: id) }?.ready(id)
+        }
+        readyNow.removeAll(keepingCapacity: true)
+        let timeout: Int32 = state.withLock { $0.readyNow.isEmpty } ? -1 : 0
+        let count = epoll_wait(epoll, events, Int32(capacity), timeout)
+        guard count > 0 else { continue }  // EINTR, or nothing yet
+        for index in 0..<Int(count) {
+          let key = events[index].data.u64
+          guard key != Self.wakeKey else {
+            drainWakeUps()
+            continue
+          }
+          ready(key, Int16(truncatingIfNeeded: events[index].events))
+        }
+      }
+    }
+
+    /// Calls the waits of the registration that `key` names whose events are in `revents`
+    /// (an error or a hang-up is every wait's), after the lock; a one-time wait leaves, and the
+    /// descriptor is armed again for those that remain.
+    private func ready(_ key: UInt64, _ revents: Int16) {
+      let fd = Int32(bitPattern: UInt32(truncatingIfNeeded: key))
+      let epoch = UInt32(truncatingIfNeeded: key >> 32)
+      let always = Int16(POLLERR | POLLHUP | POLLNVAL)
+      // The first wait called apart: a descriptor nearly always has one, and no array is made.
+      var more: [(UInt64, Waiter)] = []
+      let first = state.withLock { state -> (UInt64, Waiter)? in
+        guard var registration = state.registrations[fd], registration.epoch == epoch,
+          registration.isInSet
+        else { return nil }  // a registration that a cancel or a later one ended
+        var first: (UInt64, Waiter)?
+        var stays = false
+        registration.ids.removeAll { id in
+          guard let waiter = state.waiters[id] else { return true }
+          guard (waiter.events | always) & revents != 0 else { return false }
+          if first == nil { first = (id, waiter) } else { more.append((id, waiter)) }
+          stays = stays || waiter.stays
+          guard !waiter.stays else { return false }
+          state.waiters[id] = nil
+          return true
+        }
+        if !stays && !registration.ids.isEmpty && !register(fd, &registration, in: &state) {
+          state.readyNow += registration.ids
+          registration.ids = []
+        }
+        state.registrations[fd] = registration
+        return first
+      }
+      guard let (id, waiter) = first else { return }
+      waiter.ready(id)
+      for (id, waiter) in more { waiter.ready(id) }
+    }
+  }
+#endif

@@ -46,10 +46,8 @@ import Producers
   private let rotateWait: Duration
   private let print: ([String]) -> Void
   private let printText: ((UnsafeRawBufferPointer, Int) -> Void)?
-  private var watching: Subscription?
-  /// Which watch of the path is the one in `watching`: a change that an earlier watch read, and
-  /// that reaches the main actor after it was replaced or stopped, is dropped.
-  private var watchGeneration = 0
+  /// The path's watch, and the delivery of its changes to the main actor.
+  private var watching: [Subscription] = []
   /// Looks at the path again while there is no file to read there.
   private var retrying: Subscription?
   /// What was said about the path having no file to read, until one is read again.
@@ -142,36 +140,35 @@ import Producers
   /// change in late (its output waits for a slow reader, the machine is busy), when the file
   /// has been rotated away again: it was opened in time, and is read all the same.
   private func watchPath() throws(FileWatchError) {
-    let generation = watchGeneration + 1
-    let relay = ChangeRelay(self)
-    let subscription = try FileWatch.changes(at: path, on: .sendingThread) { [path] change in
-      let opened = change == .created || change == .replaced ? OpenedFile(path) : nil
-      DispatchQueue.main.async {
-        MainActor.assumeIsolated { relay.deliver(change, opened, generation) }
-      }
+    // Kept by no one but the two subscriptions, and no last value: a change dropped unread
+    // (the watch replaced or stopped meanwhile) takes its file's descriptor with it.
+    let changes = SendableEmitter<PathChange>(keepsLastValue: false)
+    let watch = try FileWatch.changes(at: path, on: .sendingThread) { [path] change in
+      let opens = change == .created || change == .replaced
+      changes.send(PathChange(change: change, opened: opens ? OpenedFile(path) : nil))
     }
-    watching?.unsubscribe()
-    watching = subscription
-    watchGeneration = generation
+    let delivery = changes.subscribe { [unowned self] change in
+      self.pathChanged(change.change, opened: change.opened)
+    }
+    stopWatchingPath()
+    watching = [watch, delivery]
   }
 
-  /// Hands a watch's changes to the path on the main actor, while the path lives and the watch
-  /// is its current one; the file opened for a change that is dropped is closed.
-  @MainActor private final class ChangeRelay {
-    weak var path: FollowedPath?
-    init(_ path: FollowedPath) { self.path = path }
-
-    func deliver(_ change: FileChange, _ opened: OpenedFile?, _ generation: Int) {
-      guard let path, path.watchGeneration == generation, !path.stopped else {
-        opened?.discard()
-        return
-      }
-      path.pathChanged(change, opened: opened)
-    }
+  /// Ends the path's watch, then the delivery of its changes: none is taken in after this.
+  private func stopWatchingPath() {
+    for subscription in watching { subscription.unsubscribe() }
+    watching = []
   }
 
-  /// A file opened for reading where the watch read that it appeared at the path.
-  private struct OpenedFile: Sendable {
+  /// A change of the path, with the file that appeared there, opened as the change was read.
+  private struct PathChange: Sendable {
+    var change: FileChange
+    var opened: OpenedFile?
+  }
+
+  /// A file opened for reading where the watch read that it appeared at the path; closed when
+  /// the last reference goes (a tail that follows it reads a duplicate).
+  private final class OpenedFile: Sendable {
     let fd: Int32
     let identity: FileIdentity
 
@@ -187,8 +184,7 @@ import Producers
       self.identity = identity
     }
 
-    /// Closes the file, when it is not followed after all.
-    func discard() { close(fd) }
+    deinit { close(fd) }
   }
 
   /// Says `text` on standard error, unless it was said since the path was last followed.
@@ -273,9 +269,7 @@ import Producers
 
   /// Stops watching the path for new files, and looking for one: what is open is read on.
   func stopWatching() {
-    watching?.unsubscribe()
-    watching = nil
-    watchGeneration += 1
+    stopWatchingPath()
     retrying?.unsubscribe()
     retrying = nil
   }
@@ -333,12 +327,12 @@ import Producers
     }
   }
 
-  /// Opens `file` (or takes `descriptor`, open on it already) and positions it; the tail is not
-  /// started.
+  /// Opens `file` (or a duplicate of `descriptor`, open on it already) and positions it; the
+  /// tail is not started.
   private func openTail(
-    _ file: String, at position: Position, descriptor: Int32? = nil
+    _ file: String, at position: Position, duplicating descriptor: Int32? = nil
   ) throws(FollowError) -> FileTail {
-    let fd = descriptor ?? open(file, O_RDONLY | O_CLOEXEC)
+    let fd = descriptor.map { fcntl($0, F_DUPFD_CLOEXEC, 0) } ?? open(file, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
       throw FollowError(description: "cannot open \(file): \(String(cString: strerror(errno)))")
     }
@@ -489,16 +483,12 @@ import Producers
       retireCurrent(because: "\(change)")
       retryLater()
     case .replaced, .created:
-      if let opened {
-        if current?.identity.matches(opened.identity) ?? false {
-          return opened.discard()
-        }
-        if !retiring.contains(where: { $0.tail.identity.matches(opened.identity) }) {
-          retireCurrent(because: "replaced")
-          return openNew(opened)
-        }
-        opened.discard()
+      if let opened, !openTails.contains(where: { $0.identity.matches(opened.identity) }) {
+        retireCurrent(because: "replaced")
+        return openNew(opened)
       }
+      // Not opened (gone again already), or a file being read: one that was moved back is
+      // taken back if it is at the path now.
       guard !currentIsAtPath else { return }
       retireCurrent(because: "replaced")
       openNew()
@@ -525,7 +515,7 @@ import Producers
     file.timer?.unsubscribe()
     current = file.tail
     // The path's changes (the next rotation), which a path that had no file may not watch yet.
-    if watching == nil { try? watchPath() }
+    if watching.isEmpty { try? watchPath() }
     reportedAbsence = nil
     retrying?.unsubscribe()
     retrying = nil
@@ -536,17 +526,14 @@ import Producers
   /// Opens the new file at the path, told by the path's watch, which watches it already; or
   /// follows `opened`, the file that the watch opened when it appeared there.
   private func openNew(_ opened: OpenedFile? = nil) {
-    guard !stopped, opened != nil || !takeBackRotatedAwayFileAtPath() else {
-      opened?.discard()
-      return
-    }
+    guard !stopped, opened != nil || !takeBackRotatedAwayFileAtPath() else { return }
     // A link whose target was made after the watch saw the link: the watch followed it to
     // nothing, and would not see the target's changes. (Unsubscribing the watch from its own
     // delivery is allowed.)
     var link = stat()
     if lstat(path, &link) == 0, link.st_mode & S_IFMT == S_IFLNK { try? watchPath() }
     do {
-      let tail = try openTail(path, at: .start, descriptor: opened?.fd)
+      let tail = try openTail(path, at: .start, duplicating: opened?.fd)
       current = tail
       scheduleAfterRotatedAway(tail)
       reportedAbsence = nil

@@ -62,12 +62,8 @@ import Testing
   /// (SIGSTOP). The deletion is of a file that `follow` never opened: the third file, at the path
   /// when `follow` looks, is followed once, and each of its lines printed once.
   @Test func aBurstOfChangesTakenInAtOnceFollowsTheFileAtThePathOnce() throws {
-    let scratch = Scratch()
+    let (scratch, log, follow) = try followingAnEmptyLog(rotateWait: "500ms")
     defer { scratch.remove() }
-    let log = scratch.file("app.log")
-    append(to: log)
-    let follow = try FollowProcess(["--rotate-wait", "500ms", "app.log"], in: scratch.path)
-    #expect(follow.waitForNote("following app.log"))
     append("first", to: log)
     #expect(follow.waitForLines(1))
     follow.send(SIGSTOP)
@@ -129,12 +125,8 @@ import Testing
   /// rotation and renamed away by the next, before `follow` takes in either, is read all the
   /// same, each file's lines once and in order.
   @Test func aFileThatCameAndWentWhileFollowWasBusyIsReadAllTheSame() throws {
-    let scratch = Scratch()
+    let (scratch, log, follow) = try followingAnEmptyLog(rotateWait: "500ms")
     defer { scratch.remove() }
-    let log = scratch.file("app.log")
-    append(to: log)
-    let follow = try FollowProcess(["--rotate-wait", "500ms", "app.log"], in: scratch.path)
-    #expect(follow.waitForNote("following app.log"))
     // More than a pipe holds, unread: `follow` waits in its write to standard output.
     follow.pauseOutput()
     let filler = (0..<3000).map { "filler \($0) " + String(repeating: "x", count: 60) }
@@ -159,12 +151,8 @@ import Testing
   /// A file renamed away and back (`mv app.log x; mv x app.log`) is read on where it was, not
   /// opened a second time from its start beside the reading of it as a rotated-away file.
   @Test func aFileMovedAwayAndBackIsReadOnOnce() throws {
-    let scratch = Scratch()
+    let (scratch, log, follow) = try followingAnEmptyLog(rotateWait: "2s")
     defer { scratch.remove() }
-    let log = scratch.file("app.log")
-    append(to: log)
-    let follow = try FollowProcess(["--rotate-wait", "2s", "app.log"], in: scratch.path)
-    #expect(follow.waitForNote("following app.log"))
     append("1", to: log)
     #expect(follow.waitForLines(1))
     rename(log, log + ".away")
@@ -503,4 +491,17 @@ import Testing
     // Standard output carries the lines alone.
     #expect(follow.lines == ["a line"])
   }
+}
+
+/// A scratch directory with an empty `app.log`, and `follow` following it with `--rotate-wait
+/// rotateWait`, once it says so.
+private func followingAnEmptyLog(
+  rotateWait: String
+) throws -> (Scratch, log: String, FollowProcess) {
+  let scratch = Scratch()
+  let log = scratch.file("app.log")
+  append(to: log)
+  let follow = try FollowProcess(["--rotate-wait", rotateWait, "app.log"], in: scratch.path)
+  #expect(follow.waitForNote("following app.log"))
+  return (scratch, log, follow)
 }

@@ -33,6 +33,10 @@ public enum MainQueue {
     return key
   }()
 
+  /// The main queue, made once: on Linux, each read of `DispatchQueue.main` makes a new object
+  /// for it, an allocation for each hop.
+  @usableFromInline static let queue = DispatchQueue.main
+
   /// Whether this thread runs the main queue now (see ``MainQueue`` for the rule).
   public static var isCurrent: Bool {
     DispatchQueue.getSpecific(key: key) != nil

@@ -243,7 +243,7 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
     if actor === MainActor.shared {
       // The main queue runs the main actor's jobs (`MainQueue`): a block on it is a turn on the
       // main actor with no task to create and run, and `assumeIsolated` checks that it is.
-      DispatchQueue.main.async { MainActor.assumeIsolated { self.runTurn(on: MainActor.shared) } }
+      MainQueue.queue.async { MainActor.assumeIsolated { self.runTurn(on: MainActor.shared) } }
     } else {
       Task.detached { await self.turn(isolation: actor) }
     }

@@ -136,22 +136,29 @@ import Producers
   ///
   /// The watch runs on the thread that reads the system's events, and a file that appears at
   /// the path is opened there, as its creation is read; then the change, with the file, hops to
-  /// the main actor (one hop, as a watch delivering there makes). The main actor may take the
+  /// the main actor through an `ObserverGate` bound to it (one hop, as a watch delivering there
+  /// makes, and no list of subscribers between: there is one). The main actor may take the
   /// change in late (its output waits for a slow reader, the machine is busy), when the file
   /// has been rotated away again: it was opened in time, and is read all the same.
   private func watchPath() throws(FileWatchError) {
-    // Kept by no one but the two subscriptions, and no last value: a change dropped unread
-    // (the watch replaced or stopped meanwhile) takes its file's descriptor with it.
-    let changes = SendableEmitter<PathChange>(keepsLastValue: false)
-    let watch = try FileWatch.changes(at: path, on: .sendingThread) { [path] change in
-      let opens = change == .created || change == .replaced
-      changes.send(PathChange(change: change, opened: opens ? OpenedFile(path) : nil))
-    }
-    let delivery = changes.subscribe { [unowned self] change in
+    // Closed with the watch: a change dropped unread (the watch replaced or stopped meanwhile)
+    // takes its file's descriptor with it.
+    let delivery = ObserverGate<PathChange>(isolation: MainActor.shared) {
+      [unowned self] change in
       self.pathChanged(change.change, opened: change.opened)
     }
+    let watch: Subscription
+    do {
+      watch = try FileWatch.changes(at: path, on: .sendingThread) { [path] change in
+        let opens = change == .created || change == .replaced
+        delivery.send(PathChange(change: change, opened: opens ? OpenedFile(path) : nil))
+      }
+    } catch {
+      delivery.close()
+      throw error
+    }
     stopWatchingPath()
-    watching = [watch, delivery]
+    watching = [watch, Subscription { delivery.close() }]
   }
 
   /// Ends the path's watch, then the delivery of its changes: none is taken in after this.

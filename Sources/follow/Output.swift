@@ -37,9 +37,7 @@ import Foundation
   /// pipe takes it all. Called at the end of each turn that printed lines.
   static func flushLines() {
     guard !pendingLines.isEmpty else { return }
-    pendingLines.withUnsafeBytes {
-      if let error = write($0, to: STDOUT_FILENO) { outputFailed(error) }
-    }
+    if let error = writeOut(pendingLines) { outputFailed(error) }
     pendingLines.removeAll(keepingCapacity: pendingLines.capacity <= largestBatch * 2)
   }
 
@@ -52,8 +50,15 @@ import Foundation
     _ = text.withUTF8 { write(UnsafeRawBufferPointer($0), to: STDERR_FILENO) }
   }
 
+  /// Writes all of `bytes` to standard output; the error number when it could not. Not isolated:
+  /// a closure made on the main actor and handed to `withUnsafeBytes` checks at each call that
+  /// it runs there.
+  private nonisolated static func writeOut(_ bytes: [UInt8]) -> Int32? {
+    bytes.withUnsafeBytes { write($0, to: STDOUT_FILENO) }
+  }
+
   /// Writes all of `bytes` to `fd`; the error number when it could not.
-  private static func write(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Int32? {
+  private nonisolated static func write(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Int32? {
     var rest = bytes
     while !rest.isEmpty {
       #if canImport(Glibc)

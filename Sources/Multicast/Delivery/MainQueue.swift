@@ -14,9 +14,9 @@ import Dispatch
 /// finds itself here runs isolated to the main actor, as `MainActor.assumeIsolated` agrees. The
 /// sources of this module use it to call main-actor subscribers at once, without a hop, and
 /// ``ObserverGate`` hops to the main actor with a block of the main queue, which checks with
-/// `MainActor.assumeIsolated` that it runs there. (Both rest on the main actor's executor being
-/// the main queue: so it is on every platform unless a program installs an executor of its own
-/// for the main actor, which this package does not support.)
+/// `MainActor.preconditionIsolated()` that it runs there. (Both rest on the main actor's
+/// executor being the main queue: so it is on every platform unless a program installs an
+/// executor of its own for the main actor, which this package does not support.)
 ///
 /// - The rule: true exactly when `DispatchQueue.getSpecific` finds a key that was set on the main
 ///   queue, on every platform. It is not `Thread.isMainThread`: on Linux, once the main thread
@@ -32,6 +32,10 @@ public enum MainQueue {
     DispatchQueue.main.setSpecific(key: key, value: 1)
     return key
   }()
+
+  /// The main queue, made once: on Linux, each read of `DispatchQueue.main` makes a new object
+  /// for it, an allocation for each hop.
+  @usableFromInline static let queue = DispatchQueue.main
 
   /// Whether this thread runs the main queue now (see ``MainQueue`` for the rule).
   public static var isCurrent: Bool {

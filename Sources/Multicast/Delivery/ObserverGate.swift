@@ -242,8 +242,12 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   func schedule(on actor: any Actor) {
     if actor === MainActor.shared {
       // The main queue runs the main actor's jobs (`MainQueue`): a block on it is a turn on the
-      // main actor with no task to create and run, and `assumeIsolated` checks that it is.
-      DispatchQueue.main.async { MainActor.assumeIsolated { self.runTurn(on: MainActor.shared) } }
+      // main actor with no task to create and run, and `preconditionIsolated` checks that it is
+      // (once: `assumeIsolated` checked twice, itself and then its closure's isolation).
+      MainQueue.queue.async {
+        MainActor.preconditionIsolated()
+        self.runTurn(on: MainActor.shared)
+      }
     } else {
       Task.detached { await self.turn(isolation: actor) }
     }

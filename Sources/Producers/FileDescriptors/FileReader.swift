@@ -126,20 +126,24 @@ final class FileReader<Decoder: ChunkDecoder>: Sendable {
     isolation: isolated (any Actor)? = #isolation,
     _ body: (Int32, inout Pass, inout [Piece]) -> Next
   ) {
-    var next = handOverTurn(reader.withTurn { fd, pass in run(body, fd, &pass) })
+    var next = handOverTurn(reader.withTurn { fd, pass in run(body, fd, &pass, reserving: 2) })
     while next == .end {
       next = handOverTurn(
         reader.withTurn { fd, pass in
-          run({ fd, pass, pieces in endPass(fd, &pass, &pieces) }, fd, &pass)
+          run({ fd, pass, pieces in endPass(fd, &pass, &pieces) }, fd, &pass, reserving: 0)
         })
     }
   }
 
+  /// Runs `body` with room for `capacity` pieces: 2 for a turn that reads (its values, then
+  /// the end of the file, in one allocation), none for the end of a pass, which nearly always
+  /// finds nothing.
   private func run(
-    _ body: (Int32, inout Pass, inout [Piece]) -> Next, _ fd: Int32, _ pass: inout Pass
+    _ body: (Int32, inout Pass, inout [Piece]) -> Next, _ fd: Int32, _ pass: inout Pass,
+    reserving capacity: Int
   ) -> ([Piece], Next) {
     var pieces: [Piece] = []
-    pieces.reserveCapacity(2)  // the usual turn: its values, then the end of the file
+    pieces.reserveCapacity(capacity)
     let next = body(fd, &pass, &pieces)
     return (pieces, next)
   }

@@ -188,12 +188,25 @@
         else { return nil }  // a registration that a cancel or a later one ended
         var first: (UInt64, Waiter)?
         var stays = false
-        registration.ids.removeAll { id in
-          guard let waiter = state.waiters[id] else { return true }
-          guard (waiter.events | always) & revents != 0 else { return false }
+        var leaves = false
+        for id in registration.ids {
+          guard let waiter = state.waiters[id] else {
+            leaves = true
+            continue
+          }
+          guard (waiter.events | always) & revents != 0 else { continue }
           if first == nil { first = (id, waiter) } else { more.append((id, waiter)) }
           stays = stays || waiter.stays
-          guard !waiter.stays else { return false }
+          leaves = leaves || !waiter.stays
+        }
+        // A watch that stays (a process channel's, at each of its events) changes nothing: no
+        // wait leaves, and the registration, not one-time, stays armed. It is left as it is,
+        // with no copy of its list of waits to make.
+        guard leaves || !stays else { return first }
+        state.registrations[fd] = nil  // so that the list of waits is not shared when changed
+        registration.ids.removeAll { id in
+          guard let waiter = state.waiters[id] else { return true }
+          guard (waiter.events | always) & revents != 0, !waiter.stays else { return false }
           state.waiters[id] = nil
           return true
         }

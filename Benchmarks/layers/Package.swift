@@ -1,7 +1,8 @@
 // swift-tools-version: 6.0
-// follow's path taken apart, layer by layer, for `Benchmarks/follow-vs-tail --layers`: a small
-// package of its own beside the benchmarks, so that it builds in seconds with no dependency but
-// the library.
+// follow's path taken apart, layer by layer, for `Benchmarks/follow-vs-tail --layers`, and a
+// user's value hopping through a `SendableEmitter`, for `Benchmarks/hop-counts`: a small package
+// of its own beside the benchmarks, so that it builds in seconds with no dependency but the
+// library.
 import PackageDescription
 
 let package = Package(
@@ -14,7 +15,10 @@ let package = Package(
       dependencies: [
         .product(name: "Multicast", package: "IndefiniteObservable"),
         .product(name: "Producers", package: "IndefiniteObservable"),
-      ])
+      ]),
+    .executableTarget(
+      name: "emitter-hop",
+      dependencies: [.product(name: "Multicast", package: "IndefiniteObservable")]),
   ],
   swiftLanguageModes: [.v6]
 )

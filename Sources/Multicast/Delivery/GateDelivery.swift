@@ -4,14 +4,16 @@ import IndefiniteObservable
 /// gate, and closes the gate when the storage lets go of the entry, which releases the
 /// subscriber's closure (a `TopicBus` subscription's closure keeps its subscription, so an entry
 /// that the storage ends by itself would otherwise leave a cycle).
+@usableFromInline
 final class GateDelivery<T: Sendable>: Sendable {
-  private let gate: ObserverGate<T>
+  @usableFromInline let gate: ObserverGate<T>
 
-  init(_ gate: ObserverGate<T>) { self.gate = gate }
+  @inlinable init(_ gate: ObserverGate<T>) { self.gate = gate }
 
   deinit { gate.close() }
 
   /// Hands `value` to the gate, from a sender that set its isolation with `SendingIsolation`.
+  @inlinable
   func deliver(_ value: T) {
     _ = gate.deliverFromCurrentSender(value)
   }

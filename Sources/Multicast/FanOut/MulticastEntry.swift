@@ -88,6 +88,7 @@ final class MulticastEntry<T> {
 }
 
 /// The closure of a subscription, with the object it is bound to, if any.
+@usableFromInline
 enum MulticastSubscriber<T> {
   /// Called with each value.
   case plain((T) -> Void)
@@ -96,6 +97,7 @@ enum MulticastSubscriber<T> {
   case owned(AnyObject, (AnyObject, T) -> Void)
 
   /// A subscriber bound to `owner`, which `next` receives back with its own type.
+  @inlinable
   static func bound<Owner: AnyObject>(
     to owner: Owner, _ next: @escaping (Owner, T) -> Void
   ) -> Self {

@@ -12,6 +12,7 @@ extension MulticastStorage where T: Sendable {
   /// and the gate would then drop the values it counted that still wait for their hop. The
   /// subscription ends after its last delivery (values handed to the gate meanwhile are
   /// dropped).
+  @inlinable
   func subscribeOnActor(
     replayingLast: Bool,
     limit: Int?,
@@ -56,11 +57,14 @@ extension MulticastStorage where T: Sendable {
 ///
 /// Read and written only on the subscription's actor: by `subscribeOnActor`, which is isolated
 /// to it, and by the gate's closure, which runs only there.
-private final class DeliveryStateHolder {
-  var state: DeliveryState?
+@usableFromInline
+final class DeliveryStateHolder {
+  @usableFromInline var state: DeliveryState?
   /// The deliveries left to a subscription whose positive limit is counted on the actor.
-  var left: Int?
+  @usableFromInline var left: Int?
   /// Ends the subscription once its limit is used; set after `subscribe` for such a
   /// subscription, and released with the gate's closure.
-  var endAtLimit: (() -> Void)?
+  @usableFromInline var endAtLimit: (() -> Void)?
+
+  @inlinable init() {}
 }

@@ -239,6 +239,7 @@ public final class MulticastStorage<T>: @unchecked Sendable {
 
   /// `subscribe`, that also returns the entry's state, which says when the storage has ended
   /// the subscription (by `endAll`, a limit or a lost owner) as well as by the disconnect.
+  @usableFromInline
   func subscribeReportingState(
     _ subscriber: MulticastSubscriber<T>,
     queue: DispatchQueue? = nil,

@@ -57,6 +57,7 @@ extension SendableSource {
   ///   - replayingLast: Each subscription starts with the last value, if any; false for new
   ///     values only. The default is ``MulticastSource/replaysLastByDefault``.
   ///   - isolation: The actor the subscriptions run on: the caller's, which the compiler passes.
+  @inlinable
   public func values(
     replayingLast: Bool = Self.replaysLastByDefault,
     isolation: isolated any Actor = #isolation
@@ -93,7 +94,7 @@ extension SendableSource {
   ///   - isolation: The actor `next` runs on: the caller's, which the compiler passes.
   ///   - next: Called with each value, on `isolation`.
   /// - Returns: The subscription; dropping it does not unsubscribe.
-  @discardableResult
+  @discardableResult @inlinable
   public func subscribe(
     replayingLast: Bool = Self.replaysLastByDefault,
     limit: Int? = nil,
@@ -117,7 +118,7 @@ extension SendableSource {
   ///
   /// - Parameters: See ``subscribe(replayingLast:limit:isolation:_:)``; `owner` is the object
   ///   the subscription is bound to.
-  @discardableResult
+  @discardableResult @inlinable
   public func subscribe<Owner: AnyObject>(
     _ owner: Owner,
     replayingLast: Bool = Self.replaysLastByDefault,

@@ -6,6 +6,16 @@ import PackageDescription
 let package = Package(
   name: "Benchmarks",
   platforms: [.macOS(.v15)],
+  // The peers that come from other packages (OpenCombine, swift-async-algorithms) are a trait, on
+  // by default: `swift package benchmark` and `Benchmarks/report` run them beside ours, in the same
+  // executable as before. `Benchmarks/allocations`, which checks only our rows, builds without
+  // them (`--disable-default-traits`): their rows are `#if Peers`, and so are their imports.
+  traits: [
+    .trait(
+      name: "Peers",
+      description: "The rows of OpenCombine and swift-async-algorithms, and those packages."),
+    .default(enabledTraits: ["Peers"]),
+  ],
   dependencies: [
     .package(name: "IndefiniteObservable", path: ".."),
     .package(
@@ -14,6 +24,11 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-async-algorithms", exact: "1.1.4"),
   ],
   targets: [
+    // Our rows, the floors and (with `Peers`) the peers'. No `BenchmarkPlugin`: that build-tool
+    // plugin only writes the `@main` of BenchmarkRunner.swift, and its generator cost a release
+    // build of ArgumentParser and SystemPackage of its own in each `swift build`
+    // (CONTRIBUTING.md, "Where the time goes"). `swift package benchmark` needs no plugin: it
+    // runs every executable target in Benchmarks/.
     .executableTarget(
       name: "Streams",
       dependencies: [
@@ -21,12 +36,14 @@ let package = Package(
         .product(name: "Multicast", package: "IndefiniteObservable"),
         .product(name: "Producers", package: "IndefiniteObservable"),
         .product(name: "Benchmark", package: "benchmark"),
-        .product(name: "OpenCombine", package: "OpenCombine"),
-        .product(name: "OpenCombineDispatch", package: "OpenCombine"),
-        .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+        .product(name: "OpenCombine", package: "OpenCombine", condition: .when(traits: ["Peers"])),
+        .product(
+          name: "OpenCombineDispatch", package: "OpenCombine", condition: .when(traits: ["Peers"])),
+        .product(
+          name: "AsyncAlgorithms", package: "swift-async-algorithms",
+          condition: .when(traits: ["Peers"])),
       ],
-      path: "Benchmarks/Streams",
-      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+      path: "Benchmarks/Streams"
     )
   ],
   swiftLanguageModes: [.v6]

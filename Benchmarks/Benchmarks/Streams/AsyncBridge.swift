@@ -1,7 +1,10 @@
-import AsyncAlgorithms
 import Benchmark
 import IndefiniteObservable
 import Multicast
+
+#if Peers
+  import AsyncAlgorithms
+#endif
 
 /// Scenario 5: values reaching a task through an AsyncSequence. One sample is 1,000 values.
 func asyncBridgeBenchmarks() {
@@ -34,21 +37,23 @@ func asyncBridgeBenchmarks() {
     continuation.finish()
   }
 
-  // A channel has no buffer: each send waits for the consumer, so it needs a second task.
-  Benchmark(name(scenario, "AsyncChannel (swift-async-algorithms)")) { benchmark in
-    let receiver = Receiver()
-    let channel = AsyncChannel<Int>()
-    let count = benchmark.scaledIterations.count
-    benchmark.startMeasurement()
-    let producer = Task {
-      for value in 0..<count { await channel.send(value) }
+  #if Peers
+    // A channel has no buffer: each send waits for the consumer, so it needs a second task.
+    Benchmark(name(scenario, "AsyncChannel (swift-async-algorithms)")) { benchmark in
+      let receiver = Receiver()
+      let channel = AsyncChannel<Int>()
+      let count = benchmark.scaledIterations.count
+      benchmark.startMeasurement()
+      let producer = Task {
+        for value in 0..<count { await channel.send(value) }
+      }
+      var iterator = channel.makeAsyncIterator()
+      for _ in 0..<count {
+        if let value = await iterator.next() { receiver.receive(value) }
+      }
+      await producer.value
+      benchmark.stopMeasurement()
+      channel.finish()
     }
-    var iterator = channel.makeAsyncIterator()
-    for _ in 0..<count {
-      if let value = await iterator.next() { receiver.receive(value) }
-    }
-    await producer.value
-    benchmark.stopMeasurement()
-    channel.finish()
-  }
+  #endif
 }

@@ -1,7 +1,10 @@
 import Benchmark
 import IndefiniteObservable
 import Multicast
-import OpenCombine
+
+#if Peers
+  import OpenCombine
+#endif
 
 // The operators of issue 33, one value at a time (or one subscribe), each beside OpenCombine's
 // equivalent. What `Benchmarks/allocations` checks is that none allocates per value more than
@@ -39,17 +42,19 @@ private func flatMapBenchmarks() {
     subscription.unsubscribe()
   }
 
-  Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
-    let receiver = Receiver()
-    let outer = PassthroughSubject<Int, Never>()
-    let inners = (0..<3).map { _ in PassthroughSubject<Int, Never>() }
-    let cancellable = outer.flatMap { inners[$0] }.sink { receiver.receive($0) }
-    for index in inners.indices { outer.send(index) }
-    benchmark.startMeasurement()
-    for value in benchmark.scaledIterations { inners[value % 3].send(value) }
-    benchmark.stopMeasurement()
-    cancellable.cancel()
-  }
+  #if Peers
+    Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
+      let receiver = Receiver()
+      let outer = PassthroughSubject<Int, Never>()
+      let inners = (0..<3).map { _ in PassthroughSubject<Int, Never>() }
+      let cancellable = outer.flatMap { inners[$0] }.sink { receiver.receive($0) }
+      for index in inners.indices { outer.send(index) }
+      benchmark.startMeasurement()
+      for value in benchmark.scaledIterations { inners[value % 3].send(value) }
+      benchmark.stopMeasurement()
+      cancellable.cancel()
+    }
+  #endif
 }
 
 /// `output(in: 1..<Int.max)`, once the first value has been dropped: every later value passes.
@@ -67,16 +72,18 @@ private func outputInBenchmarks() {
     subscription.unsubscribe()
   }
 
-  Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
-    let receiver = Receiver()
-    let subject = PassthroughSubject<Int, Never>()
-    let cancellable = subject.output(in: 1..<Int.max).sink { receiver.receive($0) }
-    subject.send(0)
-    benchmark.startMeasurement()
-    for value in benchmark.scaledIterations { subject.send(value) }
-    benchmark.stopMeasurement()
-    cancellable.cancel()
-  }
+  #if Peers
+    Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
+      let receiver = Receiver()
+      let subject = PassthroughSubject<Int, Never>()
+      let cancellable = subject.output(in: 1..<Int.max).sink { receiver.receive($0) }
+      subject.send(0)
+      benchmark.startMeasurement()
+      for value in benchmark.scaledIterations { subject.send(value) }
+      benchmark.stopMeasurement()
+      cancellable.cancel()
+    }
+  #endif
 }
 
 /// `zip` of three and of four streams; one operation is one tuple: a value into each stream. A
@@ -98,19 +105,21 @@ private func zipOfThreeAndFourBenchmarks() {
     subscription.unsubscribe()
   }
 
-  Benchmark(name(three, "OpenCombine PassthroughSubject")) { benchmark in
-    let receiver = Receiver()
-    let subjects = (0..<3).map { _ in PassthroughSubject<Int, Never>() }
-    let cancellable = subjects[0].zip(subjects[1], subjects[2])
-      .sink { receiver.receive($0 &+ $1 &+ $2) }
-    for subject in subjects { subject.send(0) }
-    benchmark.startMeasurement()
-    for value in benchmark.scaledIterations {
-      for subject in subjects { subject.send(value) }
+  #if Peers
+    Benchmark(name(three, "OpenCombine PassthroughSubject")) { benchmark in
+      let receiver = Receiver()
+      let subjects = (0..<3).map { _ in PassthroughSubject<Int, Never>() }
+      let cancellable = subjects[0].zip(subjects[1], subjects[2])
+        .sink { receiver.receive($0 &+ $1 &+ $2) }
+      for subject in subjects { subject.send(0) }
+      benchmark.startMeasurement()
+      for value in benchmark.scaledIterations {
+        for subject in subjects { subject.send(value) }
+      }
+      benchmark.stopMeasurement()
+      cancellable.cancel()
     }
-    benchmark.stopMeasurement()
-    cancellable.cancel()
-  }
+  #endif
 
   let four = "zip of four, one quadruple"
 
@@ -130,19 +139,21 @@ private func zipOfThreeAndFourBenchmarks() {
     subscription.unsubscribe()
   }
 
-  Benchmark(name(four, "OpenCombine PassthroughSubject")) { benchmark in
-    let receiver = Receiver()
-    let subjects = (0..<4).map { _ in PassthroughSubject<Int, Never>() }
-    let cancellable = subjects[0].zip(subjects[1], subjects[2], subjects[3])
-      .sink { receiver.receive($0 &+ $1 &+ $2 &+ $3) }
-    for subject in subjects { subject.send(0) }
-    benchmark.startMeasurement()
-    for value in benchmark.scaledIterations {
-      for subject in subjects { subject.send(value) }
+  #if Peers
+    Benchmark(name(four, "OpenCombine PassthroughSubject")) { benchmark in
+      let receiver = Receiver()
+      let subjects = (0..<4).map { _ in PassthroughSubject<Int, Never>() }
+      let cancellable = subjects[0].zip(subjects[1], subjects[2], subjects[3])
+        .sink { receiver.receive($0 &+ $1 &+ $2 &+ $3) }
+      for subject in subjects { subject.send(0) }
+      benchmark.startMeasurement()
+      for value in benchmark.scaledIterations {
+        for subject in subjects { subject.send(value) }
+      }
+      benchmark.stopMeasurement()
+      cancellable.cancel()
     }
-    benchmark.stopMeasurement()
-    cancellable.cancel()
-  }
+  #endif
 }
 
 /// `collect(10)`; one operation is one value (a batch every 10), each batch an array.
@@ -159,15 +170,17 @@ private func collectBenchmarks() {
     subscription.unsubscribe()
   }
 
-  Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
-    let receiver = Receiver()
-    let subject = PassthroughSubject<Int, Never>()
-    let cancellable = subject.collect(10).sink { receiver.receive($0.count) }
-    benchmark.startMeasurement()
-    for value in benchmark.scaledIterations { subject.send(value) }
-    benchmark.stopMeasurement()
-    cancellable.cancel()
-  }
+  #if Peers
+    Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
+      let receiver = Receiver()
+      let subject = PassthroughSubject<Int, Never>()
+      let cancellable = subject.collect(10).sink { receiver.receive($0.count) }
+      benchmark.startMeasurement()
+      for value in benchmark.scaledIterations { subject.send(value) }
+      benchmark.stopMeasurement()
+      cancellable.cancel()
+    }
+  #endif
 }
 
 /// `replaceNil(with:)`; every other value is nil.
@@ -184,15 +197,17 @@ private func replaceNilBenchmarks() {
     subscription.unsubscribe()
   }
 
-  Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
-    let receiver = Receiver()
-    let subject = PassthroughSubject<Int?, Never>()
-    let cancellable = subject.replaceNil(with: -1).sink { receiver.receive($0) }
-    benchmark.startMeasurement()
-    for value in benchmark.scaledIterations { subject.send(value % 2 == 0 ? value : nil) }
-    benchmark.stopMeasurement()
-    cancellable.cancel()
-  }
+  #if Peers
+    Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
+      let receiver = Receiver()
+      let subject = PassthroughSubject<Int?, Never>()
+      let cancellable = subject.replaceNil(with: -1).sink { receiver.receive($0) }
+      benchmark.startMeasurement()
+      for value in benchmark.scaledIterations { subject.send(value % 2 == 0 ? value : nil) }
+      benchmark.stopMeasurement()
+      cancellable.cancel()
+    }
+  #endif
 }
 
 /// `handleEvents` with an effect for each value.
@@ -211,17 +226,19 @@ private func handleEventsBenchmarks() {
     subscription.unsubscribe()
   }
 
-  Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
-    let receiver = Receiver()
-    let effects = Receiver()
-    let subject = PassthroughSubject<Int, Never>()
-    let cancellable = subject.handleEvents(receiveOutput: { effects.receive($0) })
-      .sink { receiver.receive($0) }
-    benchmark.startMeasurement()
-    for value in benchmark.scaledIterations { subject.send(value) }
-    benchmark.stopMeasurement()
-    cancellable.cancel()
-  }
+  #if Peers
+    Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
+      let receiver = Receiver()
+      let effects = Receiver()
+      let subject = PassthroughSubject<Int, Never>()
+      let cancellable = subject.handleEvents(receiveOutput: { effects.receive($0) })
+        .sink { receiver.receive($0) }
+      benchmark.startMeasurement()
+      for value in benchmark.scaledIterations { subject.send(value) }
+      benchmark.stopMeasurement()
+      cancellable.cancel()
+    }
+  #endif
 }
 
 /// A text stream that counts what it is given and keeps nothing.
@@ -246,17 +263,19 @@ private func printBenchmarks() {
     blackHole(text.characters)
   }
 
-  Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
-    let receiver = Receiver()
-    let text = DiscardedText()
-    let subject = PassthroughSubject<Int, Never>()
-    let cancellable = subject.print("p", to: text).sink { receiver.receive($0) }
-    benchmark.startMeasurement()
-    for value in benchmark.scaledIterations { subject.send(value % 10) }
-    benchmark.stopMeasurement()
-    cancellable.cancel()
-    blackHole(text.characters)
-  }
+  #if Peers
+    Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
+      let receiver = Receiver()
+      let text = DiscardedText()
+      let subject = PassthroughSubject<Int, Never>()
+      let cancellable = subject.print("p", to: text).sink { receiver.receive($0) }
+      benchmark.startMeasurement()
+      for value in benchmark.scaledIterations { subject.send(value % 10) }
+      benchmark.stopMeasurement()
+      cancellable.cancel()
+      blackHole(text.characters)
+    }
+  #endif
 }
 
 /// An object whose property `assign(to:on:)` writes.
@@ -279,16 +298,18 @@ private func assignBenchmarks() {
     blackHole(target.value)
   }
 
-  Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
-    let target = Target()
-    let subject = PassthroughSubject<Int, Never>()
-    let cancellable = subject.assign(to: \.value, on: target)
-    benchmark.startMeasurement()
-    for value in benchmark.scaledIterations { subject.send(value) }
-    benchmark.stopMeasurement()
-    cancellable.cancel()
-    blackHole(target.value)
-  }
+  #if Peers
+    Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
+      let target = Target()
+      let subject = PassthroughSubject<Int, Never>()
+      let cancellable = subject.assign(to: \.value, on: target)
+      benchmark.startMeasurement()
+      for value in benchmark.scaledIterations { subject.send(value) }
+      benchmark.stopMeasurement()
+      cancellable.cancel()
+      blackHole(target.value)
+    }
+  #endif
 }
 
 /// `Just`: one operation is a subscribe, which delivers the value, and its unsubscribe.
@@ -305,15 +326,17 @@ private func justBenchmarks() {
     benchmark.stopMeasurement()
   }
 
-  Benchmark(name(scenario, "OpenCombine")) { benchmark in
-    let receiver = Receiver()
-    let just = OpenCombine.Just(1)
-    benchmark.startMeasurement()
-    for _ in benchmark.scaledIterations {
-      just.sink { receiver.receive($0) }.cancel()
+  #if Peers
+    Benchmark(name(scenario, "OpenCombine")) { benchmark in
+      let receiver = Receiver()
+      let just = OpenCombine.Just(1)
+      benchmark.startMeasurement()
+      for _ in benchmark.scaledIterations {
+        just.sink { receiver.receive($0) }.cancel()
+      }
+      benchmark.stopMeasurement()
     }
-    benchmark.stopMeasurement()
-  }
+  #endif
 }
 
 /// `makeConnectable()`, connected, with 10 subscribers: measured per delivery, as `share()` is.
@@ -336,16 +359,18 @@ private func connectableBenchmarks() {
     for subscription in subscriptions { subscription.unsubscribe() }
   }
 
-  Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
-    let receiver = Receiver()
-    let subject = PassthroughSubject<Int, Never>()
-    let connectable = subject.makeConnectable()
-    let cancellables = (0..<subscribers).map { _ in connectable.sink { receiver.receive($0) } }
-    let connection = connectable.connect()
-    benchmark.startMeasurement()
-    for value in 0..<benchmark.scaledIterations.count / subscribers { subject.send(value) }
-    benchmark.stopMeasurement()
-    connection.cancel()
-    for cancellable in cancellables { cancellable.cancel() }
-  }
+  #if Peers
+    Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
+      let receiver = Receiver()
+      let subject = PassthroughSubject<Int, Never>()
+      let connectable = subject.makeConnectable()
+      let cancellables = (0..<subscribers).map { _ in connectable.sink { receiver.receive($0) } }
+      let connection = connectable.connect()
+      benchmark.startMeasurement()
+      for value in 0..<benchmark.scaledIterations.count / subscribers { subject.send(value) }
+      benchmark.stopMeasurement()
+      connection.cancel()
+      for cancellable in cancellables { cancellable.cancel() }
+    }
+  #endif
 }

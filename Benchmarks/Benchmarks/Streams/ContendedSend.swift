@@ -3,7 +3,10 @@ import Dispatch
 import Foundation
 import IndefiniteObservable
 import Multicast
-import OpenCombine
+
+#if Peers
+  import OpenCombine
+#endif
 
 /// How many subscribers the contended source has, and how many sends one operation makes.
 let contendedSubscribers = 10
@@ -30,19 +33,22 @@ func contendedSendBenchmarks() {
     for subscription in subscriptions { subscription.unsubscribe() }
   }
 
-  Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
-    let receiver = Receiver()
-    let subject = PassthroughSubject<Int, Never>()
-    let cancellables = (0..<contendedSubscribers).map { _ in subject.sink { receiver.receive($0) } }
-    let sends = benchmark.scaledIterations.count * sendsPerOperation / 2
-    let sender = UncheckedSendable(subject)
-    let pair = ThreadPair()
-    benchmark.startMeasurement()
-    pair.run { for value in 0..<sends { sender.value.send(value) } }
-    benchmark.stopMeasurement()
-    pair.stop()
-    for cancellable in cancellables { cancellable.cancel() }
-  }
+  #if Peers
+    Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
+      let receiver = Receiver()
+      let subject = PassthroughSubject<Int, Never>()
+      let cancellables = (0..<contendedSubscribers).map { _ in subject.sink { receiver.receive($0) }
+      }
+      let sends = benchmark.scaledIterations.count * sendsPerOperation / 2
+      let sender = UncheckedSendable(subject)
+      let pair = ThreadPair()
+      benchmark.startMeasurement()
+      pair.run { for value in 0..<sends { sender.value.send(value) } }
+      benchmark.stopMeasurement()
+      pair.stop()
+      for cancellable in cancellables { cancellable.cancel() }
+    }
+  #endif
 }
 
 /// A value handed to another thread on purpose: the type under test promises thread-safety

@@ -2,7 +2,10 @@ import Benchmark
 import Foundation
 import IndefiniteObservable
 import Multicast
-import OpenCombine
+
+#if Peers
+  import OpenCombine
+#endif
 
 /// How many subscribers a fan-out send reaches.
 let fanOutSubscribers = 100
@@ -35,15 +38,17 @@ func fanOutBenchmarks() {
     for id in ids.reversed() { source.remove(id) }
   }
 
-  Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
-    let receiver = Receiver()
-    let subject = PassthroughSubject<Int, Never>()
-    let cancellables = (0..<fanOutSubscribers).map { _ in subject.sink { receiver.receive($0) } }
-    benchmark.startMeasurement()
-    for value in 0..<benchmark.scaledIterations.count / fanOutSubscribers { subject.send(value) }
-    benchmark.stopMeasurement()
-    for cancellable in cancellables { cancellable.cancel() }
-  }
+  #if Peers
+    Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
+      let receiver = Receiver()
+      let subject = PassthroughSubject<Int, Never>()
+      let cancellables = (0..<fanOutSubscribers).map { _ in subject.sink { receiver.receive($0) } }
+      benchmark.startMeasurement()
+      for value in 0..<benchmark.scaledIterations.count / fanOutSubscribers { subject.send(value) }
+      benchmark.stopMeasurement()
+      for cancellable in cancellables { cancellable.cancel() }
+    }
+  #endif
 
   Benchmark(name(scenario, "NotificationCenter")) { benchmark in
     let receiver = Receiver()

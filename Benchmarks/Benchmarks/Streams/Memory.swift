@@ -1,7 +1,10 @@
 import Benchmark
 import Foundation
 import IndefiniteObservable
-import OpenCombine
+
+#if Peers
+  import OpenCombine
+#endif
 
 /// Scenario 6: what an idle subscription to a two-operator chain costs in memory. Each
 /// operation makes one subscription and keeps it; the measurement counts the allocations and
@@ -69,20 +72,22 @@ func memoryBenchmarks() {
     for subscription in subscriptions.reversed() { subscription.unsubscribe() }
   }
 
-  Benchmark(name(scenario, "OpenCombine PassthroughSubject"), configuration: configuration) {
-    benchmark in
-    let receiver = Receiver()
-    let subject = PassthroughSubject<Int, Never>()
-    let publisher = subject.map { transform($0) }.filter { isIncluded($0) }
-    var cancellables: [AnyCancellable] = []
-    cancellables.reserveCapacity(count)
-    benchmark.startMeasurement()
-    for _ in benchmark.scaledIterations {
-      cancellables.append(publisher.sink { receiver.receive($0) })
+  #if Peers
+    Benchmark(name(scenario, "OpenCombine PassthroughSubject"), configuration: configuration) {
+      benchmark in
+      let receiver = Receiver()
+      let subject = PassthroughSubject<Int, Never>()
+      let publisher = subject.map { transform($0) }.filter { isIncluded($0) }
+      var cancellables: [AnyCancellable] = []
+      cancellables.reserveCapacity(count)
+      benchmark.startMeasurement()
+      for _ in benchmark.scaledIterations {
+        cancellables.append(publisher.sink { receiver.receive($0) })
+      }
+      benchmark.stopMeasurement()
+      for cancellable in cancellables { cancellable.cancel() }
     }
-    benchmark.stopMeasurement()
-    for cancellable in cancellables { cancellable.cancel() }
-  }
+  #endif
 
   Benchmark(name(scenario, "NotificationCenter"), configuration: configuration) { benchmark in
     let receiver = Receiver()

@@ -1,7 +1,10 @@
 import Benchmark
 import IndefiniteObservable
 import Multicast
-import OpenCombine
+
+#if Peers
+  import OpenCombine
+#endif
 
 // The operators beyond map and filter, each beside OpenCombine's equivalent, one value at a time.
 // Our streams come from `CallbackList` sources and OpenCombine's from `PassthroughSubject`s; every
@@ -38,16 +41,18 @@ private func dropFirstBenchmarks() {
     subscription.unsubscribe()
   }
 
-  Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
-    let receiver = Receiver()
-    let subject = PassthroughSubject<Int, Never>()
-    let cancellable = subject.dropFirst().sink { receiver.receive($0) }
-    subject.send(0)
-    benchmark.startMeasurement()
-    for value in benchmark.scaledIterations { subject.send(value) }
-    benchmark.stopMeasurement()
-    cancellable.cancel()
-  }
+  #if Peers
+    Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
+      let receiver = Receiver()
+      let subject = PassthroughSubject<Int, Never>()
+      let cancellable = subject.dropFirst().sink { receiver.receive($0) }
+      subject.send(0)
+      benchmark.startMeasurement()
+      for value in benchmark.scaledIterations { subject.send(value) }
+      benchmark.stopMeasurement()
+      cancellable.cancel()
+    }
+  #endif
 }
 
 /// `prefix(_:)` with a length that no run reaches, so that every value passes.
@@ -64,15 +69,17 @@ private func prefixBenchmarks() {
     subscription.unsubscribe()
   }
 
-  Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
-    let receiver = Receiver()
-    let subject = PassthroughSubject<Int, Never>()
-    let cancellable = subject.prefix(.max).sink { receiver.receive($0) }
-    benchmark.startMeasurement()
-    for value in benchmark.scaledIterations { subject.send(value) }
-    benchmark.stopMeasurement()
-    cancellable.cancel()
-  }
+  #if Peers
+    Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
+      let receiver = Receiver()
+      let subject = PassthroughSubject<Int, Never>()
+      let cancellable = subject.prefix(.max).sink { receiver.receive($0) }
+      benchmark.startMeasurement()
+      for value in benchmark.scaledIterations { subject.send(value) }
+      benchmark.stopMeasurement()
+      cancellable.cancel()
+    }
+  #endif
 }
 
 /// `zip` of two streams; one operation is one pair: a value into each stream. A first pair is
@@ -97,21 +104,23 @@ private func zipBenchmarks() {
     subscription.unsubscribe()
   }
 
-  Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
-    let receiver = Receiver()
-    let left = PassthroughSubject<Int, Never>()
-    let right = PassthroughSubject<Int, Never>()
-    let cancellable = left.zip(right).sink { receiver.receive($0 &+ $1) }
-    left.send(0)
-    right.send(0)
-    benchmark.startMeasurement()
-    for value in benchmark.scaledIterations {
-      left.send(value)
-      right.send(value)
+  #if Peers
+    Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
+      let receiver = Receiver()
+      let left = PassthroughSubject<Int, Never>()
+      let right = PassthroughSubject<Int, Never>()
+      let cancellable = left.zip(right).sink { receiver.receive($0 &+ $1) }
+      left.send(0)
+      right.send(0)
+      benchmark.startMeasurement()
+      for value in benchmark.scaledIterations {
+        left.send(value)
+        right.send(value)
+      }
+      benchmark.stopMeasurement()
+      cancellable.cancel()
     }
-    benchmark.stopMeasurement()
-    cancellable.cancel()
-  }
+  #endif
 }
 
 /// `combineLatest` of three streams, as a tuple and from an array; each value goes into one of
@@ -161,17 +170,19 @@ private func mergeBenchmarks() {
     subscription.unsubscribe()
   }
 
-  Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
-    let receiver = Receiver()
-    let subjects = (0..<3).map { _ in PassthroughSubject<Int, Never>() }
-    // OpenCombine 0.14.0 has no `MergeMany`; a merge of a sequence of publishers is the
-    // sequence's publisher flat-mapped, as Combine users composed it before `MergeMany`.
-    let cancellable = subjects.publisher.flatMap { $0 }.sink { receiver.receive($0) }
-    benchmark.startMeasurement()
-    for value in benchmark.scaledIterations { subjects[value % 3].send(value) }
-    benchmark.stopMeasurement()
-    cancellable.cancel()
-  }
+  #if Peers
+    Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
+      let receiver = Receiver()
+      let subjects = (0..<3).map { _ in PassthroughSubject<Int, Never>() }
+      // OpenCombine 0.14.0 has no `MergeMany`; a merge of a sequence of publishers is the
+      // sequence's publisher flat-mapped, as Combine users composed it before `MergeMany`.
+      let cancellable = subjects.publisher.flatMap { $0 }.sink { receiver.receive($0) }
+      benchmark.startMeasurement()
+      for value in benchmark.scaledIterations { subjects[value % 3].send(value) }
+      benchmark.stopMeasurement()
+      cancellable.cancel()
+    }
+  #endif
 }
 
 /// `switchToLatest`: values through the latest inner stream, and switching to a new one (which
@@ -193,17 +204,19 @@ private func switchToLatestBenchmarks() {
     subscription.unsubscribe()
   }
 
-  Benchmark(name(values, "OpenCombine PassthroughSubject")) { benchmark in
-    let receiver = Receiver()
-    let subjects = PassthroughSubject<PassthroughSubject<Int, Never>, Never>()
-    let inner = PassthroughSubject<Int, Never>()
-    let cancellable = subjects.switchToLatest().sink { receiver.receive($0) }
-    subjects.send(inner)
-    benchmark.startMeasurement()
-    for value in benchmark.scaledIterations { inner.send(value) }
-    benchmark.stopMeasurement()
-    cancellable.cancel()
-  }
+  #if Peers
+    Benchmark(name(values, "OpenCombine PassthroughSubject")) { benchmark in
+      let receiver = Receiver()
+      let subjects = PassthroughSubject<PassthroughSubject<Int, Never>, Never>()
+      let inner = PassthroughSubject<Int, Never>()
+      let cancellable = subjects.switchToLatest().sink { receiver.receive($0) }
+      subjects.send(inner)
+      benchmark.startMeasurement()
+      for value in benchmark.scaledIterations { inner.send(value) }
+      benchmark.stopMeasurement()
+      cancellable.cancel()
+    }
+  #endif
 
   let switching = "switchToLatest, one switch"
 
@@ -219,16 +232,18 @@ private func switchToLatestBenchmarks() {
     subscription.unsubscribe()
   }
 
-  Benchmark(name(switching, "OpenCombine PassthroughSubject")) { benchmark in
-    let receiver = Receiver()
-    let subjects = PassthroughSubject<PassthroughSubject<Int, Never>, Never>()
-    let inners = [PassthroughSubject<Int, Never>(), PassthroughSubject<Int, Never>()]
-    let cancellable = subjects.switchToLatest().sink { receiver.receive($0) }
-    benchmark.startMeasurement()
-    for value in benchmark.scaledIterations { subjects.send(inners[value % 2]) }
-    benchmark.stopMeasurement()
-    cancellable.cancel()
-  }
+  #if Peers
+    Benchmark(name(switching, "OpenCombine PassthroughSubject")) { benchmark in
+      let receiver = Receiver()
+      let subjects = PassthroughSubject<PassthroughSubject<Int, Never>, Never>()
+      let inners = [PassthroughSubject<Int, Never>(), PassthroughSubject<Int, Never>()]
+      let cancellable = subjects.switchToLatest().sink { receiver.receive($0) }
+      benchmark.startMeasurement()
+      for value in benchmark.scaledIterations { subjects.send(inners[value % 2]) }
+      benchmark.stopMeasurement()
+      cancellable.cancel()
+    }
+  #endif
 }
 
 /// How many subscribers share one upstream in the `share()` scenario.
@@ -251,14 +266,16 @@ private func shareBenchmarks() {
     for subscription in subscriptions { subscription.unsubscribe() }
   }
 
-  Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
-    let receiver = Receiver()
-    let subject = PassthroughSubject<Int, Never>()
-    let shared = subject.share()
-    let cancellables = (0..<sharingSubscribers).map { _ in shared.sink { receiver.receive($0) } }
-    benchmark.startMeasurement()
-    for value in 0..<benchmark.scaledIterations.count / sharingSubscribers { subject.send(value) }
-    benchmark.stopMeasurement()
-    for cancellable in cancellables { cancellable.cancel() }
-  }
+  #if Peers
+    Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
+      let receiver = Receiver()
+      let subject = PassthroughSubject<Int, Never>()
+      let shared = subject.share()
+      let cancellables = (0..<sharingSubscribers).map { _ in shared.sink { receiver.receive($0) } }
+      benchmark.startMeasurement()
+      for value in 0..<benchmark.scaledIterations.count / sharingSubscribers { subject.send(value) }
+      benchmark.stopMeasurement()
+      for cancellable in cancellables { cancellable.cancel() }
+    }
+  #endif
 }

@@ -2,8 +2,11 @@ import Benchmark
 import Dispatch
 import IndefiniteObservable
 import Multicast
-import OpenCombine
-import OpenCombineDispatch
+
+#if Peers
+  import OpenCombine
+  import OpenCombineDispatch
+#endif
 
 /// `receive(on:)` a serial DispatchQueue: one value reaching a subscriber that runs on the queue.
 /// A sample sends 1,000 values from the benchmark's thread, then waits for the queue to have run
@@ -26,18 +29,20 @@ func receiveOnBenchmarks() {
     subscription.unsubscribe()
   }
 
-  Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
-    let receiver = Receiver()
-    let subject = PassthroughSubject<Int, Never>()
-    let queue = DispatchQueue(label: "receive(on:)")
-    let cancellable = subject.receive(on: DispatchQueue.OCombine(queue))
-      .sink { receiver.receive($0) }
-    benchmark.startMeasurement()
-    for value in benchmark.scaledIterations { subject.send(value) }
-    queue.sync {}
-    benchmark.stopMeasurement()
-    cancellable.cancel()
-  }
+  #if Peers
+    Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
+      let receiver = Receiver()
+      let subject = PassthroughSubject<Int, Never>()
+      let queue = DispatchQueue(label: "receive(on:)")
+      let cancellable = subject.receive(on: DispatchQueue.OCombine(queue))
+        .sink { receiver.receive($0) }
+      benchmark.startMeasurement()
+      for value in benchmark.scaledIterations { subject.send(value) }
+      queue.sync {}
+      benchmark.stopMeasurement()
+      cancellable.cancel()
+    }
+  #endif
 
   Benchmark(name(scenario, "hand-written closures (floor)")) { benchmark in
     let receiver = Receiver()

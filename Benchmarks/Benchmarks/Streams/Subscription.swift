@@ -1,7 +1,10 @@
 import Benchmark
 import Foundation
 import IndefiniteObservable
-import OpenCombine
+
+#if Peers
+  import OpenCombine
+#endif
 
 /// Scenario 2: subscribing to a two-operator chain and unsubscribing again. The chain (or
 /// publisher) is built once; each operation subscribes to it and ends the subscription. The
@@ -56,16 +59,18 @@ func subscriptionBenchmarks() {
     benchmark.stopMeasurement()
   }
 
-  Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
-    let receiver = Receiver()
-    let subject = PassthroughSubject<Int, Never>()
-    let publisher = subject.map { transform($0) }.filter { isIncluded($0) }
-    benchmark.startMeasurement()
-    for _ in benchmark.scaledIterations {
-      publisher.sink { receiver.receive($0) }.cancel()
+  #if Peers
+    Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
+      let receiver = Receiver()
+      let subject = PassthroughSubject<Int, Never>()
+      let publisher = subject.map { transform($0) }.filter { isIncluded($0) }
+      benchmark.startMeasurement()
+      for _ in benchmark.scaledIterations {
+        publisher.sink { receiver.receive($0) }.cancel()
+      }
+      benchmark.stopMeasurement()
     }
-    benchmark.stopMeasurement()
-  }
+  #endif
 
   Benchmark(name(scenario, "NotificationCenter")) { benchmark in
     let receiver = Receiver()

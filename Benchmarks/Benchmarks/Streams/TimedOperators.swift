@@ -2,10 +2,13 @@ import Benchmark
 import Dispatch
 import Foundation
 import IndefiniteObservable
-import OpenCombine
-import OpenCombineDispatch
 import Producers
 import Synchronization
+
+#if Peers
+  import OpenCombine
+  import OpenCombineDispatch
+#endif
 
 // The operators that wait on a clock, each beside OpenCombine's equivalent on a DispatchQueue.
 // One operation is one value sent while a wait is pending: the interval is an hour, so no timer
@@ -34,18 +37,20 @@ private func debounceBenchmarks() {
     await TimedStreams().debounce(UncheckedSendable(benchmark))
   }
 
-  Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
-    let receiver = Receiver()
-    let subject = PassthroughSubject<Int, Never>()
-    let scheduler = DispatchQueue.OCombine(DispatchQueue(label: "debounce"))
-    let cancellable = subject.debounce(for: .seconds(longWaitSeconds), scheduler: scheduler)
-      .sink { receiver.receive($0) }
-    subject.send(0)
-    benchmark.startMeasurement()
-    for value in benchmark.scaledIterations { subject.send(value) }
-    benchmark.stopMeasurement()
-    cancellable.cancel()
-  }
+  #if Peers
+    Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
+      let receiver = Receiver()
+      let subject = PassthroughSubject<Int, Never>()
+      let scheduler = DispatchQueue.OCombine(DispatchQueue(label: "debounce"))
+      let cancellable = subject.debounce(for: .seconds(longWaitSeconds), scheduler: scheduler)
+        .sink { receiver.receive($0) }
+      subject.send(0)
+      benchmark.startMeasurement()
+      for value in benchmark.scaledIterations { subject.send(value) }
+      benchmark.stopMeasurement()
+      cancellable.cancel()
+    }
+  #endif
 }
 
 /// `throttle(latest: true)`: every value held for the end of a window, once the first value has
@@ -57,24 +62,26 @@ private func throttleBenchmarks() {
     await TimedStreams().throttle(UncheckedSendable(benchmark))
   }
 
-  Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
-    let receiver = Receiver()
-    let subject = PassthroughSubject<Int, Never>()
-    let queue = DispatchQueue(label: "throttle")
-    let scheduler = DispatchQueue.OCombine(queue)
-    let cancellable = subject.throttle(
-      for: .seconds(longWaitSeconds), scheduler: scheduler, latest: true
-    ).sink { receiver.receive($0) }
-    // OpenCombine passes the first value on the queue, not at once: once it has, the next value
-    // starts the wait.
-    subject.send(0)
-    queue.sync {}
-    subject.send(0)
-    benchmark.startMeasurement()
-    for value in benchmark.scaledIterations { subject.send(value) }
-    benchmark.stopMeasurement()
-    cancellable.cancel()
-  }
+  #if Peers
+    Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
+      let receiver = Receiver()
+      let subject = PassthroughSubject<Int, Never>()
+      let queue = DispatchQueue(label: "throttle")
+      let scheduler = DispatchQueue.OCombine(queue)
+      let cancellable = subject.throttle(
+        for: .seconds(longWaitSeconds), scheduler: scheduler, latest: true
+      ).sink { receiver.receive($0) }
+      // OpenCombine passes the first value on the queue, not at once: once it has, the next value
+      // starts the wait.
+      subject.send(0)
+      queue.sync {}
+      subject.send(0)
+      benchmark.startMeasurement()
+      for value in benchmark.scaledIterations { subject.send(value) }
+      benchmark.stopMeasurement()
+      cancellable.cancel()
+    }
+  #endif
 }
 
 /// `delay`: every value, each waiting. OpenCombine schedules a Dispatch work item per value
@@ -89,18 +96,20 @@ private func delayBenchmarks() {
     await TimedStreams().delay(UncheckedSendable(benchmark))
   }
 
-  Benchmark(name(scenario, "OpenCombine PassthroughSubject"), configuration: configuration) {
-    benchmark in
-    let receiver = Receiver()
-    let subject = PassthroughSubject<Int, Never>()
-    let scheduler = DispatchQueue.OCombine(DispatchQueue(label: "delay"))
-    let cancellable = subject.delay(for: .seconds(longWaitSeconds), scheduler: scheduler)
-      .sink { receiver.receive($0) }
-    benchmark.startMeasurement()
-    for value in benchmark.scaledIterations { subject.send(value) }
-    benchmark.stopMeasurement()
-    cancellable.cancel()
-  }
+  #if Peers
+    Benchmark(name(scenario, "OpenCombine PassthroughSubject"), configuration: configuration) {
+      benchmark in
+      let receiver = Receiver()
+      let subject = PassthroughSubject<Int, Never>()
+      let scheduler = DispatchQueue.OCombine(DispatchQueue(label: "delay"))
+      let cancellable = subject.delay(for: .seconds(longWaitSeconds), scheduler: scheduler)
+        .sink { receiver.receive($0) }
+      benchmark.startMeasurement()
+      for value in benchmark.scaledIterations { subject.send(value) }
+      benchmark.stopMeasurement()
+      cancellable.cancel()
+    }
+  #endif
 }
 
 /// The actor our timed operators belong to in these benchmarks. Each method measures one sample.

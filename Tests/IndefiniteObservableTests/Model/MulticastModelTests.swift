@@ -15,9 +15,11 @@ import Testing
   static let steps = 40
 
   @Test(arguments: ModelSource.allCases)
-  func randomScriptsBehaveLikeTheModel(source: ModelSource) {
+  func randomScriptsBehaveLikeTheModel(source: ModelSource) async {
     let firstCase = ModelSource.allCases.firstIndex(of: source)! * Self.scripts
     for index in firstCase..<(firstCase + Self.scripts) {
+      // A few seconds of scripts: let the tests running beside have the thread between them.
+      await Task.yield()
       var generator = SeededGenerator(seed: SeededGenerator.seed(ofCase: index))
       let script = ModelAction.script(for: source, length: Self.steps, using: &generator)
       guard firstDisagreement(running: script, on: source) != nil else { continue }

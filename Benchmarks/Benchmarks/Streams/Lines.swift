@@ -68,7 +68,9 @@ enum LinesFile {
     let path = NSTemporaryDirectory() + "benchmark-lines-\(getpid()).txt"
     let padding = String(repeating: "x", count: 30)
     let text = (0..<lineCount).map { "line \(padding) \(1000 + $0)\n" }.joined()
-    FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+    guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
+      fatalError("lines of a file: cannot write \(path)")
+    }
     return path
   }()
 }

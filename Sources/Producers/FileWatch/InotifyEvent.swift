@@ -23,8 +23,10 @@
         let watch = raw.loadUnaligned(fromByteOffset: offset, as: Int32.self)
         let mask = raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
         let length = Int(raw.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+        // No name (an event of the watched file itself, the usual one): no decoding.
         let nameBytes = raw[(offset + 16)..<min(raw.count, offset + 16 + length)]
-        let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
+        let name =
+          length == 0 ? "" : String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
         events.append(InotifyEvent(watch: watch, mask: mask, name: name))
         offset += 16 + length
       }

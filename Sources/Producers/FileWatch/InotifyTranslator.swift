@@ -11,7 +11,10 @@
 
   /// Turns the events of one watch into changes, on the serial queue that read them (the
   /// inotify instance's), and gives its watch descriptors back when the watch goes.
-  protocol InotifyTranslator: Sendable {
+  ///
+  /// A class: its existential is a reference, which an event's way copies with a retain (an
+  /// existential of any type is copied through its type's value witnesses).
+  protocol InotifyTranslator: AnyObject, Sendable {
     /// The changes that `events` (of every watch in the process) mean for this watch.
     func changes(_ events: [InotifyEvent]) -> [FileChange]
     /// The changes to report when the system dropped events (its queue overflowed), looked up

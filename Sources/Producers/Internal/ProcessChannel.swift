@@ -64,10 +64,14 @@ final class ProcessChannel: Sendable {
   /// the size asked for), with no last read to see nothing (`EAGAIN`). What arrives after that
   /// read, or what it left (inotify stops short of an event that does not fit), is reported by
   /// the poller's next wait, which sees the descriptor still readable.
+  ///
+  /// The buffer, 1,024 bytes, is on the stack: `withUnsafeTemporaryAllocation` allocates on the
+  /// heap above that size on Linux, which was a `malloc` and a `free` for each event. It holds
+  /// at least 3 inotify events of the longest name (16 + 256 bytes), and 64 of a watched file.
   private static func drain(
     _ fd: Int32, into receive: (UnsafeRawBufferPointer) -> Void
   ) {
-    withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 8) { buffer in
+    withUnsafeTemporaryAllocation(byteCount: 1024, alignment: 8) { buffer in
       while case .success(let count) = System.read(fd, into: buffer), count > 0 {
         receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
         guard count == buffer.count else { return }

@@ -10,17 +10,11 @@ import IndefiniteObservable
 func chainBenchmarks() {
   let scenario = "chain"
 
-  Benchmark(name(scenario, "IndefiniteObservable")) { benchmark in
-    let receiver = Receiver()
-    let source = CallbackList<Int>()
-    let subscription = source.stream
+  streamRow(scenario) { source, receiver in
+    source.stream
       .map { transform($0) }
       .filter { isIncluded($0) }
       .subscribe { receiver.receive($0) }
-    benchmark.startMeasurement()
-    for value in benchmark.scaledIterations { source.send(value) }
-    benchmark.stopMeasurement()
-    subscription.unsubscribe()
   }
 
   Benchmark(name(scenario, "hand-written closures (floor)")) { benchmark in
@@ -37,18 +31,11 @@ func chainBenchmarks() {
   }
 
   #if Peers
-    Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
-      let receiver = Receiver()
-      let subject = PassthroughSubject<Int, Never>()
-      let cancellable =
-        subject
+    openCombineRow(scenario) { subject, receiver in
+      subject
         .map { transform($0) }
         .filter { isIncluded($0) }
         .sink { receiver.receive($0) }
-      benchmark.startMeasurement()
-      for value in benchmark.scaledIterations { subject.send(value) }
-      benchmark.stopMeasurement()
-      cancellable.cancel()
     }
   #endif
 

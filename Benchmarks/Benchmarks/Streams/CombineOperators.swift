@@ -61,27 +61,13 @@ private func flatMapBenchmarks() {
 private func outputInBenchmarks() {
   let scenario = "output(in:)"
 
-  Benchmark(name(scenario, "IndefiniteObservable")) { benchmark in
-    let receiver = Receiver()
-    let source = CallbackList<Int>()
-    let subscription = source.stream.output(in: 1..<Int.max).subscribe { receiver.receive($0) }
-    source.send(0)
-    benchmark.startMeasurement()
-    for value in benchmark.scaledIterations { source.send(value) }
-    benchmark.stopMeasurement()
-    subscription.unsubscribe()
+  streamRow(scenario, warmingUp: true) { source, receiver in
+    source.stream.output(in: 1..<Int.max).subscribe { receiver.receive($0) }
   }
 
   #if Peers
-    Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
-      let receiver = Receiver()
-      let subject = PassthroughSubject<Int, Never>()
-      let cancellable = subject.output(in: 1..<Int.max).sink { receiver.receive($0) }
-      subject.send(0)
-      benchmark.startMeasurement()
-      for value in benchmark.scaledIterations { subject.send(value) }
-      benchmark.stopMeasurement()
-      cancellable.cancel()
+    openCombineRow(scenario, warmingUp: true) { subject, receiver in
+      subject.output(in: 1..<Int.max).sink { receiver.receive($0) }
     }
   #endif
 }
@@ -160,25 +146,13 @@ private func zipOfThreeAndFourBenchmarks() {
 private func collectBenchmarks() {
   let scenario = "collect, batches of 10"
 
-  Benchmark(name(scenario, "IndefiniteObservable")) { benchmark in
-    let receiver = Receiver()
-    let source = CallbackList<Int>()
-    let subscription = source.stream.collect(10).subscribe { receiver.receive($0.count) }
-    benchmark.startMeasurement()
-    for value in benchmark.scaledIterations { source.send(value) }
-    benchmark.stopMeasurement()
-    subscription.unsubscribe()
+  streamRow(scenario) { source, receiver in
+    source.stream.collect(10).subscribe { receiver.receive($0.count) }
   }
 
   #if Peers
-    Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
-      let receiver = Receiver()
-      let subject = PassthroughSubject<Int, Never>()
-      let cancellable = subject.collect(10).sink { receiver.receive($0.count) }
-      benchmark.startMeasurement()
-      for value in benchmark.scaledIterations { subject.send(value) }
-      benchmark.stopMeasurement()
-      cancellable.cancel()
+    openCombineRow(scenario) { subject, receiver in
+      subject.collect(10).sink { receiver.receive($0.count) }
     }
   #endif
 }

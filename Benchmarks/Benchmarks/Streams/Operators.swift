@@ -30,27 +30,13 @@ func operatorBenchmarks() {
 private func dropFirstBenchmarks() {
   let scenario = "dropFirst"
 
-  Benchmark(name(scenario, "IndefiniteObservable")) { benchmark in
-    let receiver = Receiver()
-    let source = CallbackList<Int>()
-    let subscription = source.stream.dropFirst().subscribe { receiver.receive($0) }
-    source.send(0)
-    benchmark.startMeasurement()
-    for value in benchmark.scaledIterations { source.send(value) }
-    benchmark.stopMeasurement()
-    subscription.unsubscribe()
+  streamRow(scenario, warmingUp: true) { source, receiver in
+    source.stream.dropFirst().subscribe { receiver.receive($0) }
   }
 
   #if Peers
-    Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
-      let receiver = Receiver()
-      let subject = PassthroughSubject<Int, Never>()
-      let cancellable = subject.dropFirst().sink { receiver.receive($0) }
-      subject.send(0)
-      benchmark.startMeasurement()
-      for value in benchmark.scaledIterations { subject.send(value) }
-      benchmark.stopMeasurement()
-      cancellable.cancel()
+    openCombineRow(scenario, warmingUp: true) { subject, receiver in
+      subject.dropFirst().sink { receiver.receive($0) }
     }
   #endif
 }
@@ -59,25 +45,13 @@ private func dropFirstBenchmarks() {
 private func prefixBenchmarks() {
   let scenario = "prefix"
 
-  Benchmark(name(scenario, "IndefiniteObservable")) { benchmark in
-    let receiver = Receiver()
-    let source = CallbackList<Int>()
-    let subscription = source.stream.prefix(.max).subscribe { receiver.receive($0) }
-    benchmark.startMeasurement()
-    for value in benchmark.scaledIterations { source.send(value) }
-    benchmark.stopMeasurement()
-    subscription.unsubscribe()
+  streamRow(scenario) { source, receiver in
+    source.stream.prefix(.max).subscribe { receiver.receive($0) }
   }
 
   #if Peers
-    Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
-      let receiver = Receiver()
-      let subject = PassthroughSubject<Int, Never>()
-      let cancellable = subject.prefix(.max).sink { receiver.receive($0) }
-      benchmark.startMeasurement()
-      for value in benchmark.scaledIterations { subject.send(value) }
-      benchmark.stopMeasurement()
-      cancellable.cancel()
+    openCombineRow(scenario) { subject, receiver in
+      subject.prefix(.max).sink { receiver.receive($0) }
     }
   #endif
 }

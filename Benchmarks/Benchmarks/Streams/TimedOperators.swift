@@ -38,17 +38,10 @@ private func debounceBenchmarks() {
   }
 
   #if Peers
-    Benchmark(name(scenario, "OpenCombine PassthroughSubject")) { benchmark in
-      let receiver = Receiver()
-      let subject = PassthroughSubject<Int, Never>()
+    openCombineRow(scenario, warmingUp: true) { subject, receiver in
       let scheduler = DispatchQueue.OCombine(DispatchQueue(label: "debounce"))
-      let cancellable = subject.debounce(for: .seconds(longWaitSeconds), scheduler: scheduler)
+      return subject.debounce(for: .seconds(longWaitSeconds), scheduler: scheduler)
         .sink { receiver.receive($0) }
-      subject.send(0)
-      benchmark.startMeasurement()
-      for value in benchmark.scaledIterations { subject.send(value) }
-      benchmark.stopMeasurement()
-      cancellable.cancel()
     }
   #endif
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import Producers
 
 #if canImport(Glibc)
   import Glibc
@@ -24,6 +25,6 @@ import Dispatch
       printError("\(error)")
       exit(2)
     }
-    withExtendedLifetime(running) { dispatchMain() }
+    withExtendedLifetime(running) { MainLoop.run() }
   }
 }

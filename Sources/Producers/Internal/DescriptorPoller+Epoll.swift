@@ -1,6 +1,8 @@
 #if os(Linux)
-  import CEpoll
+  import CSystem
+  import Dispatch
   import IndefiniteObservable
+  import Multicast
 
   #if canImport(Glibc)
     import Glibc
@@ -23,6 +25,9 @@
     // Waits on descriptors that epoll cannot watch (a regular file, some devices: `poll`
     // reports them ready at once), called on the thread's next round.
     var readyNow: [UInt64] = []
+    // Set once the main thread takes the waits over from the poller's thread, which signals it
+    // as it leaves (``DescriptorPoller/runOnMainThread()``).
+    var handOver: DispatchSemaphore?
 
     /// A descriptor's registration in the epoll set.
     struct Registration {
@@ -146,10 +151,49 @@
       UInt64(epoch) << 32 | UInt64(UInt32(bitPattern: fd))
     }
 
-    func run() -> Never {
+    /// The key of the events of the main queue's handle (see ``runOnMainThread()``): like
+    /// ``wakeKey``, no descriptor's key, whose epoch is never all ones.
+    static var mainQueueKey: UInt64 { .max - 1 }
+
+    /// The poller's loop, on its own thread, until ``runOnMainThread()`` takes the waits over.
+    func run() {
+      runLoop(mainQueue: nil)
+    }
+
+    /// Takes the waits over from the poller's thread, which ends, and waits for them here, on
+    /// the main thread, beside the main queue's handle: each time the main queue has work,
+    /// runs it here, as a run loop does. Never returns.
+    func runOnMainThread() -> Never {
+      precondition(
+        csystem_is_main_thread() != 0 && MainQueue.isCurrent,
+        "MainLoop.run() must be called on the main thread, in place of dispatchMain()")
+      let left = DispatchSemaphore(value: 0)
+      let first = state.withLock { state in
+        defer { state.handOver = left }
+        return state.handOver == nil
+      }
+      precondition(first, "MainLoop.run() called twice")
+      var byte: UInt8 = 1
+      _ = write(wakeWrite, &byte, 1)  // a full pipe already holds a wake-up
+      left.wait()
+      let mainQueue = _dispatch_get_main_queue_handle_4CF()
+      var event = epoll_event()
+      event.events = EPOLLIN.rawValue
+      event.data.u64 = Self.mainQueueKey
+      let added = epoll_ctl(epoll, EPOLL_CTL_ADD, mainQueue, &event)
+      precondition(added == 0, "DescriptorPoller: epoll_ctl failed: errno \(errno)")
+      runLoop(mainQueue: mainQueue)
+      fatalError("unreachable: the main thread's loop never ends")
+    }
+
+    /// Waits and calls the waiters, for ever on the main thread (`mainQueue`: the main queue's
+    /// handle, whose work it runs too); on the poller's thread (nil), until the main thread
+    /// takes over.
+    private func runLoop(mainQueue: Int32?) {
       pthread_setspecific(Self.threadMark, UnsafeRawPointer(bitPattern: 1))
       let capacity = 64
       let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: capacity)
+      defer { events.deallocate() }
       var readyNow: [UInt64] = []
       while true {
         // The waits that epoll cannot watch first; then, if more came meanwhile, a look at the
@@ -164,11 +208,22 @@
         guard count > 0 else { continue }  // EINTR, or nothing yet
         for index in 0..<Int(count) {
           let key = events[index].data.u64
-          guard key != Self.wakeKey else {
+          switch key {
+          case Self.wakeKey:
             drainWakeUps()
-            continue
+            if mainQueue == nil, let left = state.withLock({ $0.handOver }) {
+              // The main thread takes over; readiness not handled yet is reported to it again.
+              pthread_setspecific(Self.threadMark, nil)
+              left.signal()
+              return
+            }
+          case Self.mainQueueKey:
+            var count: eventfd_t = 0
+            _ = eventfd_read(mainQueue!, &count)
+            _dispatch_main_queue_callback_4CF(nil)
+          default:
+            ready(key, Int16(truncatingIfNeeded: events[index].events))
           }
-          ready(key, Int16(truncatingIfNeeded: events[index].events))
         }
       }
     }

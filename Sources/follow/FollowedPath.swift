@@ -462,10 +462,13 @@ import Producers
   private func startNext() {
     while starting == nil, barriers == 0, !stopped, !waiting.isEmpty {
       let tail = waiting.removeFirst()
+      // Set before the start: a file read to its end within `start` (its first chunk is read
+      // there, and may be delivered in the same call) says so before `start` returns.
+      starting = tail
       do {
         try tail.start()
-        starting = tail
       } catch {
+        if starting === tail { starting = nil }
         Output.note("\(path): \(error)")
       }
     }

@@ -162,17 +162,19 @@
 
     /// Takes the waits over from the poller's thread, which ends, and waits for them here, on
     /// the main thread, beside the main queue's handle: each time the main queue has work,
-    /// runs it here, as a run loop does. Never returns.
-    func runOnMainThread() -> Never {
-      precondition(
-        csystem_is_main_thread() != 0 && MainQueue.isCurrent,
-        "MainLoop.run() must be called on the main thread, in place of dispatchMain()")
+    /// runs it here, as a run loop does. Never returns; throws before changing anything when
+    /// called off the main thread, or a second time.
+    func runOnMainThread() throws(MainLoopError) -> Never {
+      guard csystem_is_main_thread() != 0 else { throw .notMainThread }
       let left = DispatchSemaphore(value: 0)
       let first = state.withLock { state in
-        defer { state.handOver = left }
-        return state.handOver == nil
+        guard state.handOver == nil else { return false }
+        state.handOver = left
+        return true
       }
-      precondition(first, "MainLoop.run() called twice")
+      guard first else { throw .alreadyRunning }
+      // The poller's thread leaves its loop at this wake-up and signals `left`; what it had not
+      // handled yet, epoll reports again here.
       var byte: UInt8 = 1
       _ = write(wakeWrite, &byte, 1)  // a full pipe already holds a wake-up
       left.wait()
@@ -195,6 +197,8 @@
       let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: capacity)
       defer { events.deallocate() }
       var readyNow: [UInt64] = []
+      var noSignalBlocked = sigset_t()
+      sigemptyset(&noSignalBlocked)
       while true {
         // The waits that epoll cannot watch first; then, if more came meanwhile, a look at the
         // others that does not wait.
@@ -204,26 +208,39 @@
         }
         readyNow.removeAll(keepingCapacity: true)
         let timeout: Int32 = state.withLock { $0.readyNow.isEmpty } ? -1 : 0
-        let count = epoll_wait(epoll, events, Int32(capacity), timeout)
+        // The main thread waits with no signal blocked, as `dispatchMain()` leaves it (in
+        // `sigsuspend` with an empty mask): it takes the process's signals while it waits,
+        // whatever mask the process started with (a child of a Dispatch thread blocks nearly
+        // all of them), and a handler that runs interrupts the wait.
+        let count =
+          mainQueue == nil
+          ? epoll_wait(epoll, events, Int32(capacity), timeout)
+          : epoll_pwait(epoll, events, Int32(capacity), timeout, &noSignalBlocked)
         guard count > 0 else { continue }  // EINTR, or nothing yet
+        var handOver: DispatchSemaphore?
         for index in 0..<Int(count) {
           let key = events[index].data.u64
           switch key {
           case Self.wakeKey:
             drainWakeUps()
-            if mainQueue == nil, let left = state.withLock({ $0.handOver }) {
-              // The main thread takes over; readiness not handled yet is reported to it again.
-              pthread_setspecific(Self.threadMark, nil)
-              left.signal()
-              return
-            }
+            if mainQueue == nil { handOver = state.withLock { $0.handOver } }
           case Self.mainQueueKey:
-            var count: eventfd_t = 0
-            _ = eventfd_read(mainQueue!, &count)
+            guard let mainQueue else { continue }
+            // The count of wake-ups is cleared first: work that arrives while this runs writes
+            // it again, and the next wait sees it.
+            var wakeUps: eventfd_t = 0
+            _ = eventfd_read(mainQueue, &wakeUps)
             _dispatch_main_queue_callback_4CF(nil)
           default:
             ready(key, Int16(truncatingIfNeeded: events[index].events))
           }
+        }
+        if let handOver {
+          // The main thread takes over, once every event of this wait was handled (a one-time
+          // wait's would not be reported again).
+          pthread_setspecific(Self.threadMark, nil)
+          handOver.signal()
+          return
         }
       }
     }

@@ -152,11 +152,7 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   /// A `@Sendable` gate calls the closure now, on this thread. An actor-bound gate calls it
   /// before this returns when this call is isolated to the gate's actor, after the values that
   /// waited; otherwise it queues the value and the closure receives it on its actor, in a turn,
-  /// after the values sent before. A call whose static isolation is nil counts as isolated to
-  /// the actor recorded on this thread by the send or delivery around it, and to the main actor
-  /// on the main queue or the main thread (`MainQueue.isCurrent`): a `.sendingThread`
-  /// subscriber that `MainLoop.run()` calls on the main thread hands its value to a main-actor
-  /// gate with no hop.
+  /// after the values sent before.
   ///
   /// - Parameters:
   ///   - value: The value to deliver.
@@ -166,7 +162,7 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   ///   a ``GateBuffering`` limit dropped a value).
   @discardableResult @inlinable
   public func send(_ value: Value, isolation: isolated (any Actor)? = #isolation) -> Bool {
-    deliver(value) { actor in isolation.map { $0 === actor } ?? SendingIsolation.runs(actor) }
+    deliver(value) { actor in isolation.map { $0 === actor } ?? false }
   }
 
   /// `send`, for a sender whose isolation ``SendingIsolation`` knows: the one it recorded on

@@ -201,13 +201,18 @@
       sigemptyset(&noSignalBlocked)
       while true {
         // The waits that epoll cannot watch first; then, if more came meanwhile, a look at the
-        // others that does not wait.
+        // others that does not wait. When there is none (the usual turn), one lock: a wait
+        // added from another thread wakes the wait below, and none is added on this thread
+        // before it.
         state.withLock { swap(&readyNow, &$0.readyNow) }
-        for id in readyNow {
-          state.withLock { $0.waiters.removeValue(forKey: id) }?.ready(id)
+        var timeout: Int32 = -1
+        if !readyNow.isEmpty {
+          for id in readyNow {
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.ready(id)
+          }
+          readyNow.removeAll(keepingCapacity: true)
+          timeout = state.withLock { $0.readyNow.isEmpty } ? -1 : 0
         }
-        readyNow.removeAll(keepingCapacity: true)
-        let timeout: Int32 = state.withLock { $0.readyNow.isEmpty } ? -1 : 0
         // The main thread waits with no signal blocked, as `dispatchMain()` leaves it (in
         // `sigsuspend` with an empty mask): it takes the process's signals while it waits,
         // whatever mask the process started with (a child of a Dispatch thread blocks nearly

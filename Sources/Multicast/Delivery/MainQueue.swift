@@ -34,10 +34,10 @@ import Dispatch
 ///   `Thread.isMainThread` alone: on Linux, once the main thread has called `dispatchMain()`, a
 ///   worker thread drains the main queue, so the main actor runs on a thread that is not the
 ///   main thread, and the key finds it.
-/// - Threading: callable from any thread; the first call sets the key on the main queue (once,
-///   thread-safely), which does not need the main queue to run. Whether a thread is the main
-///   thread is looked up once per thread (a system call on Linux) and kept in a thread-specific
-///   value.
+/// - Threading: callable from any thread. Whether a thread is the main thread is looked up once
+///   per thread (a system call on Linux) and kept in a thread-specific value, and is asked
+///   first; the first call off the main thread sets the key on the main queue (once,
+///   thread-safely), which does not need the main queue to run.
 public enum MainQueue {
   private static let key: DispatchSpecificKey<UInt8> = {
     let key = DispatchSpecificKey<UInt8>()
@@ -52,7 +52,9 @@ public enum MainQueue {
   /// Whether this thread runs the main queue now, or is the main thread (see ``MainQueue`` for
   /// the rule).
   public static var isCurrent: Bool {
-    DispatchQueue.getSpecific(key: key) != nil || isMainThread
+    // The main thread first: a thread-specific value, where `getSpecific` looks through the
+    // queue's targets and boxes the value.
+    isMainThread || DispatchQueue.getSpecific(key: key) != nil
   }
 
   /// Whether the calling thread is the process's main thread.

@@ -1,7 +1,7 @@
 import Dispatch
 
 #if os(Linux)
-  import CSystem
+  import CIndefiniteObservable
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
@@ -62,7 +62,7 @@ public enum MainQueue {
     #if os(Linux)
       // 1: not the main thread; 2: the main thread; none: not looked up yet on this thread.
       if let mark = pthread_getspecific(mainThreadMark) { return Int(bitPattern: mark) == 2 }
-      let isMain = csystem_is_main_thread() != 0
+      let isMain = cindefinite_is_main_thread() != 0
       pthread_setspecific(mainThreadMark, UnsafeRawPointer(bitPattern: isMain ? 2 : 1))
       return isMain
     #elseif canImport(Darwin)

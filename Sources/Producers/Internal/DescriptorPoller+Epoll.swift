@@ -1,5 +1,5 @@
 #if os(Linux)
-  import CSystem
+  import CIndefiniteObservable
   import Dispatch
   import IndefiniteObservable
   import Multicast
@@ -165,7 +165,7 @@
     /// runs it here, as a run loop does. Never returns; throws before changing anything when
     /// called off the main thread, or a second time.
     func runOnMainThread() throws(MainLoopError) -> Never {
-      guard csystem_is_main_thread() != 0 else { throw .notMainThread }
+      guard cindefinite_is_main_thread() != 0 else { throw .notMainThread }
       let left = DispatchSemaphore(value: 0)
       let first = state.withLock { state in
         guard state.handOver == nil else { return false }

@@ -1,7 +1,7 @@
 // What Swift's Glibc module lacks on Linux, for Producers' descriptor poller and Multicast's
 // main-thread check: a header, no code of ours beyond one inline function. Empty elsewhere.
-#ifndef CSYSTEM_H
-#define CSYSTEM_H
+#ifndef CINDEFINITEOBSERVABLE_H
+#define CINDEFINITEOBSERVABLE_H
 #ifdef __linux__
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
@@ -16,6 +16,6 @@ extern int _dispatch_get_main_queue_handle_4CF(void);
 extern void _dispatch_main_queue_callback_4CF(void *_Nullable message);
 
 // Whether the calling thread is the process's main thread: its thread ID is the process ID.
-static inline int csystem_is_main_thread(void) { return syscall(SYS_gettid) == getpid(); }
+static inline int cindefinite_is_main_thread(void) { return syscall(SYS_gettid) == getpid(); }
 #endif
 #endif

@@ -15,11 +15,14 @@ let package = Package(
     // The core: 4.0's observable, observer and subscription, value streams and their operators.
     .target(name: "IndefiniteObservable"),
     // Streams shared across subscribers, threads and actors, built on the core's public API.
-    .target(name: "Multicast", dependencies: ["IndefiniteObservable"]),
+    .target(name: "Multicast", dependencies: ["IndefiniteObservable", "CIndefiniteObservable"]),
     // Operating-system event sources, built on the public API of the two modules below.
-    .target(name: "Producers", dependencies: ["IndefiniteObservable", "Multicast", "CEpoll"]),
-    // Linux's epoll, for Producers' descriptor poller: a header, no code of ours.
-    .systemLibrary(name: "CEpoll"),
+    .target(
+      name: "Producers",
+      dependencies: ["IndefiniteObservable", "Multicast", "CIndefiniteObservable"]),
+    // What Swift's Glibc module lacks (epoll, eventfd, the thread's ID, libdispatch's hooks for
+    // a main-thread run loop), for Producers' poller and Multicast's main-thread check.
+    .systemLibrary(name: "CIndefiniteObservable"),
     .executableTarget(name: "follow", dependencies: ["Producers", "Multicast"]),
     // What the test targets share: the live-resource check, a seeded random generator and
     // threads started at once. Not a product: nothing outside the tests links it.

@@ -23,9 +23,10 @@ struct FollowError: Error, CustomStringConvertible {
 ///
 /// A regular file is read where the change arrives: the watch's delivery on the main actor
 /// sends the stream's `refill` trigger, and the bytes stream reads there and hands the bytes to
-/// this tail, all in that call. So a change costs one thread switch from the system to the
-/// output (the watch's, from the inotify reader to the main actor) and one turn of the main
-/// actor: no doorbell stream, no reader's queue and no second turn between.
+/// this tail, all in that call. `follow` runs `MainLoop.run()`, so the change is read on the
+/// main thread and delivered there in the same call: no thread switch from the system to the
+/// output (with `dispatchMain()`, one: the watch's, from the poller's thread to the main
+/// actor), and no doorbell stream, no reader's queue and no second turn between.
 ///
 /// One descriptor per file while it is at its path: the bytes stream reads the descriptor it
 /// is given (``DescriptorOwnership/streamCloses``), and the path's watch needs none. A watch of

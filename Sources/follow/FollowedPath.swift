@@ -135,9 +135,10 @@ import Producers
   /// the file it names now.
   ///
   /// The watch runs on the thread that reads the system's events, and a file that appears at
-  /// the path is opened there, as its creation is read; then the change, with the file, hops to
-  /// the main actor through an `ObserverGate` bound to it (one hop, as a watch delivering there
-  /// makes, and no list of subscribers between: there is one). The main actor may take the
+  /// the path is opened there, as its creation is read; then the change, with the file, goes to
+  /// the main actor through an `ObserverGate` bound to it (no list of subscribers between:
+  /// there is one). Read on the main thread, as `MainLoop.run()` does, it is delivered in the
+  /// same call; read on another thread, it hops (one hop, as a watch delivering there makes). The main actor may take the
   /// change in late (its output waits for a slow reader, the machine is busy), when the file
   /// has been rotated away again: it was opened in time, and is read all the same.
   private func watchPath() throws(FileWatchError) {
@@ -151,7 +152,13 @@ import Producers
     do {
       watch = try FileWatch.changes(at: path, on: .sendingThread) { [path] change in
         let opens = change == .created || change == .replaced
-        delivery.send(PathChange(change: change, opened: opens ? OpenedFile(path) : nil))
+        let change = PathChange(change: change, opened: opens ? OpenedFile(path) : nil)
+        if MainQueue.isCurrent {
+          // Read on the main thread (`MainLoop`): on the main actor, so the gate delivers now.
+          MainActor.assumeIsolated { _ = delivery.send(change) }
+        } else {
+          delivery.send(change)
+        }
       }
     } catch {
       delivery.close()
@@ -462,10 +469,13 @@ import Producers
   private func startNext() {
     while starting == nil, barriers == 0, !stopped, !waiting.isEmpty {
       let tail = waiting.removeFirst()
+      // Set before the start: a file read to its end within `start` (its first chunk is read
+      // there, and may be delivered in the same call) says so before `start` returns.
+      starting = tail
       do {
         try tail.start()
-        starting = tail
       } catch {
+        if starting === tail { starting = nil }
         Output.note("\(path): \(error)")
       }
     }

@@ -177,6 +177,7 @@ import Producers
     draining?.limit?.unsubscribe()
     stopFollowing()
     let saved = options.statePath == nil || saveState()
+    Output.finish()  // the lines still waiting for a full pipe, before the summary and the exit
     let counts = lineCounts.map {
       "\($0.lines) \($0.lines == 1 ? "line" : "lines") from \($0.label)"
     }

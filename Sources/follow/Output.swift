@@ -1,5 +1,7 @@
 import Dispatch
 import Foundation
+import IndefiniteObservable
+import Producers
 
 #if canImport(Glibc)
   import Glibc
@@ -12,12 +14,35 @@ import Foundation
 /// (``flushLines()``), so a busy file costs a system call per chunk, not per line, and no line
 /// waits while `follow` is idle.
 ///
+/// A full pipe does not hold the main thread: `follow`'s main thread also reads the changes
+/// of the followed paths (`MainLoop`), and a file that appears at a path must be opened while
+/// it is there, even when the reader of the output is slow. So lines that a pipe cannot take
+/// now wait here, in order, and go out when it has room again (a readiness stream of the
+/// pipe); only past ``largestBacklog`` bytes waiting does the main thread wait for the pipe,
+/// which bounds the memory held for a reader that stopped.
+///
 /// On the main actor, where every line is printed.
 @MainActor enum Output {
-  /// The lines printed since the last ``flushLines()``, with their newlines.
+  /// The lines printed and not written yet, with their newlines, oldest first.
   private static var pendingLines: [UInt8] = []
   /// Past this many bytes, lines are written without waiting for the end of the turn.
   private static let largestBatch = 1 << 16
+  /// Past this many bytes waiting for a full pipe, the main thread waits for the pipe.
+  static let largestBacklog = 1 << 22
+  /// The wait for room in a full pipe, while lines wait for it.
+  private static var waitingForRoom: Subscription?
+
+  /// Where lines are written: standard output, or, when that is a pipe, the same pipe opened
+  /// anew, non-blocking. The flag is then this description's alone: standard output's own may
+  /// be shared with a shell and the other programs of a pipeline, which expect it blocking.
+  private nonisolated static let out: Int32 = {
+    var info = stat()
+    guard fstat(STDOUT_FILENO, &info) == 0, info.st_mode & S_IFMT == S_IFIFO else {
+      return STDOUT_FILENO
+    }
+    let fd = open("/proc/self/fd/\(STDOUT_FILENO)", O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+    return fd >= 0 ? fd : STDOUT_FILENO
+  }()
 
   /// Adds `text` and a newline to what the next ``flushLines()`` writes to standard output.
   static func line(_ text: String) {
@@ -34,15 +59,51 @@ import Foundation
   }
 
   /// Writes the lines printed since the last call to standard output, in one `write` when the
-  /// pipe takes it all. Called at the end of each turn that printed lines.
+  /// pipe takes it all. Called at the end of each turn that printed lines. While a full pipe
+  /// is waited for, the lines wait behind the ones before them, unless they are too many.
   static func flushLines() {
     guard !pendingLines.isEmpty else { return }
-    if let error = writeOut(pendingLines) { outputFailed(error) }
-    pendingLines.removeAll(keepingCapacity: pendingLines.capacity <= largestBatch * 2)
+    guard waitingForRoom == nil || pendingLines.count > largestBacklog else { return }
+    writePending()
   }
 
+  /// Writes every line printed, waiting for a full pipe as long as it takes: before `follow`
+  /// exits, so that no line printed is lost with it.
+  static func finish() {
+    guard !pendingLines.isEmpty else { return }
+    let (written, error) = writeOut(pendingLines, waiting: true)
+    if let error { outputFailed(error) }
+    pendingLines.removeFirst(written)
+    waitingForRoom?.unsubscribe()
+    waitingForRoom = nil
+  }
+
+  /// Writes what the output takes of the lines waiting; waits for room for the rest, or, past
+  /// ``largestBacklog``, writes it all, waiting here.
+  private static func writePending() {
+    let (written, error) = writeOut(pendingLines, waiting: pendingLines.count > largestBacklog)
+    if let error { outputFailed(error) }
+    pendingLines.removeFirst(written)
+    if pendingLines.isEmpty {
+      waitingForRoom?.unsubscribe()
+      waitingForRoom = nil
+      pendingLines.removeAll(keepingCapacity: pendingLines.capacity <= largestBatch * 2)
+      return
+    }
+    guard waitingForRoom == nil else { return }
+    do {
+      waitingForRoom = try FileDescriptors.writable(out, ownership: .callerCloses).subscribe(
+        next: { _ in writePending() })
+    } catch {
+      // No wait can be made (out of descriptors): wait here, as a blocking write would.
+      let (written, error) = writeOut(pendingLines, waiting: true)
+      if let error { outputFailed(error) }
+      pendingLines.removeFirst(written)
+    }
+  }
   /// Writes `follow: ` with `text` and a newline to standard error, after the lines printed so
-  /// far.
+  /// far that standard output takes now (lines waiting for a full pipe stay waiting: a note
+  /// does not hold the main thread).
   static func note(_ text: String) {
     flushLines()
     var text = "follow: " + text + "\n"
@@ -50,33 +111,40 @@ import Foundation
     _ = text.withUTF8 { write(UnsafeRawBufferPointer($0), to: STDERR_FILENO) }
   }
 
-  /// Writes all of `bytes` to standard output; the error number when it could not. Not isolated:
-  /// a closure made on the main actor and handed to `withUnsafeBytes` checks at each call that
-  /// it runs there.
-  private nonisolated static func writeOut(_ bytes: [UInt8]) -> Int32? {
-    bytes.withUnsafeBytes { write($0, to: STDOUT_FILENO) }
+  /// Writes `bytes` to standard output: as much as it takes now, or, when `waiting`, all of it;
+  /// how many bytes were written, and the error number when it failed. Not isolated: a closure
+  /// made on the main actor and handed to `withUnsafeBytes` checks at each call that it runs
+  /// there.
+  private nonisolated static func writeOut(
+    _ bytes: [UInt8], waiting: Bool
+  ) -> (written: Int, error: Int32?) {
+    bytes.withUnsafeBytes { write($0, to: out, waiting: waiting) }
   }
 
-  /// Writes all of `bytes` to `fd`; the error number when it could not.
-  private nonisolated static func write(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Int32? {
-    var rest = bytes
-    while !rest.isEmpty {
+  /// Writes `bytes` to `fd`: all of them, or, unless `waiting`, until a non-blocking `fd` is
+  /// full; how many were written, and the error number when it failed.
+  private nonisolated static func write(
+    _ bytes: UnsafeRawBufferPointer, to fd: Int32, waiting: Bool = true
+  ) -> (written: Int, error: Int32?) {
+    var written = 0
+    while written < bytes.count {
       #if canImport(Glibc)
-        let written = Glibc.write(fd, rest.baseAddress, rest.count)
+        let count = Glibc.write(fd, bytes.baseAddress! + written, bytes.count - written)
       #else
-        let written = Darwin.write(fd, rest.baseAddress, rest.count)
+        let count = Darwin.write(fd, bytes.baseAddress! + written, bytes.count - written)
       #endif
-      if written < 0 && errno == EINTR { continue }
-      if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
-        // A non-blocking descriptor handed to us, full: wait until it takes more.
+      if count < 0 && errno == EINTR { continue }
+      if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+        guard waiting else { return (written, nil) }
+        // Full: wait until it takes more.
         var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
         _ = poll(&ready, 1, -1)
         continue
       }
-      if written <= 0 { return written < 0 ? errno : EIO }
-      rest = UnsafeRawBufferPointer(rebasing: rest[written...])
+      if count <= 0 { return (written, count < 0 ? errno : EIO) }
+      written += count
     }
-    return nil
+    return (written, nil)
   }
 
   /// Ends `follow` when standard output cannot take the lines, as `tail` does: by SIGPIPE when

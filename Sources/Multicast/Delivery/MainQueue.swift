@@ -1,5 +1,12 @@
 import Dispatch
 
+#if os(Linux)
+  import CIndefiniteObservable
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Tells whether the calling code runs on the main queue, and so on the main actor.
 ///
 /// ```swift
@@ -18,13 +25,18 @@ import Dispatch
 /// executor being the main queue: so it is on every platform unless a program installs an
 /// executor of its own for the main actor, which this package does not support.)
 ///
-/// - The rule: true exactly when `DispatchQueue.getSpecific` finds a key that was set on the main
-///   queue, on every platform. It is not `Thread.isMainThread`: on Linux, once the main thread
-///   has called `dispatchMain()`, a worker thread drains the main queue, so the main actor runs
-///   on a thread that is not the main thread. The main thread inside another queue's `sync`
-///   block reads false: code there that must reach the main actor hops, which is correct, only
-///   later.
-/// - Threading: callable from any thread; the first call sets the key on the main queue (once,
+/// - The rule: true when `DispatchQueue.getSpecific` finds a key that was set on the main queue,
+///   or when the calling thread is the process's main thread. The main queue runs only on the
+///   main thread until `dispatchMain()` (then the main thread has ended), so the main thread
+///   excludes the main actor's other work everywhere, also inside another queue's `sync` block,
+///   as `MainActor.assumeIsolated` agrees there; this is how a read made on the main thread by
+///   `MainLoop.run()` of Producers reaches a main-actor subscriber with no hop. It is not
+///   `Thread.isMainThread` alone: on Linux, once the main thread has called `dispatchMain()`, a
+///   worker thread drains the main queue, so the main actor runs on a thread that is not the
+///   main thread, and the key finds it.
+/// - Threading: callable from any thread. Whether a thread is the main thread is looked up once
+///   per thread (a system call on Linux) and kept in a thread-specific value, and is asked
+///   first; the first call off the main thread sets the key on the main queue (once,
 ///   thread-safely), which does not need the main queue to run.
 public enum MainQueue {
   private static let key: DispatchSpecificKey<UInt8> = {
@@ -37,8 +49,36 @@ public enum MainQueue {
   /// for it, an allocation for each hop.
   @usableFromInline static let queue = DispatchQueue.main
 
-  /// Whether this thread runs the main queue now (see ``MainQueue`` for the rule).
+  /// Whether this thread runs the main queue now, or is the main thread (see ``MainQueue`` for
+  /// the rule).
   public static var isCurrent: Bool {
-    DispatchQueue.getSpecific(key: key) != nil
+    // The main thread first: a thread-specific value, where `getSpecific` looks through the
+    // queue's targets and boxes the value.
+    isMainThread || DispatchQueue.getSpecific(key: key) != nil
   }
+
+  /// Whether the calling thread is the process's main thread.
+  static var isMainThread: Bool {
+    #if os(Linux)
+      // 1: not the main thread; 2: the main thread; none: not looked up yet on this thread.
+      if let mark = pthread_getspecific(mainThreadMark) { return Int(bitPattern: mark) == 2 }
+      let isMain = cindefinite_is_main_thread() != 0
+      pthread_setspecific(mainThreadMark, UnsafeRawPointer(bitPattern: isMain ? 2 : 1))
+      return isMain
+    #elseif canImport(Darwin)
+      return pthread_main_np() != 0
+    #else
+      return false
+    #endif
+  }
+
+  #if os(Linux)
+    /// Each thread's answer to ``isMainThread``, once looked up.
+    private static let mainThreadMark: pthread_key_t = {
+      var key = pthread_key_t()
+      let status = pthread_key_create(&key, nil)
+      precondition(status == 0, "MainQueue: pthread_key_create failed: \(status)")
+      return key
+    }()
+  #endif
 }

@@ -1,6 +1,8 @@
 #if os(Linux)
-  import CEpoll
+  import CIndefiniteObservable
+  import Dispatch
   import IndefiniteObservable
+  import Multicast
 
   #if canImport(Glibc)
     import Glibc
@@ -23,6 +25,9 @@
     // Waits on descriptors that epoll cannot watch (a regular file, some devices: `poll`
     // reports them ready at once), called on the thread's next round.
     var readyNow: [UInt64] = []
+    // Set once the main thread takes the waits over from the poller's thread, which signals it
+    // as it leaves (``DescriptorPoller/runOnMainThread()``).
+    var handOver: DispatchSemaphore?
 
     /// A descriptor's registration in the epoll set.
     struct Registration {
@@ -146,29 +151,101 @@
       UInt64(epoch) << 32 | UInt64(UInt32(bitPattern: fd))
     }
 
-    func run() -> Never {
+    /// The key of the events of the main queue's handle (see ``runOnMainThread()``): like
+    /// ``wakeKey``, no descriptor's key, whose epoch is never all ones.
+    static var mainQueueKey: UInt64 { .max - 1 }
+
+    /// The poller's loop, on its own thread, until ``runOnMainThread()`` takes the waits over.
+    func run() {
+      runLoop(mainQueue: nil)
+    }
+
+    /// Takes the waits over from the poller's thread, which ends, and waits for them here, on
+    /// the main thread, beside the main queue's handle: each time the main queue has work,
+    /// runs it here, as a run loop does. Never returns; throws before changing anything when
+    /// called off the main thread, or a second time.
+    func runOnMainThread() throws(MainLoopError) -> Never {
+      guard cindefinite_is_main_thread() != 0 else { throw .notMainThread }
+      let left = DispatchSemaphore(value: 0)
+      let first = state.withLock { state in
+        guard state.handOver == nil else { return false }
+        state.handOver = left
+        return true
+      }
+      guard first else { throw .alreadyRunning }
+      // The poller's thread leaves its loop at this wake-up and signals `left`; what it had not
+      // handled yet, epoll reports again here.
+      var byte: UInt8 = 1
+      _ = write(wakeWrite, &byte, 1)  // a full pipe already holds a wake-up
+      left.wait()
+      let mainQueue = _dispatch_get_main_queue_handle_4CF()
+      var event = epoll_event()
+      event.events = EPOLLIN.rawValue
+      event.data.u64 = Self.mainQueueKey
+      let added = epoll_ctl(epoll, EPOLL_CTL_ADD, mainQueue, &event)
+      precondition(added == 0, "DescriptorPoller: epoll_ctl failed: errno \(errno)")
+      runLoop(mainQueue: mainQueue)
+      fatalError("unreachable: the main thread's loop never ends")
+    }
+
+    /// Waits and calls the waiters, for ever on the main thread (`mainQueue`: the main queue's
+    /// handle, whose work it runs too); on the poller's thread (nil), until the main thread
+    /// takes over.
+    private func runLoop(mainQueue: Int32?) {
       pthread_setspecific(Self.threadMark, UnsafeRawPointer(bitPattern: 1))
       let capacity = 64
       let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: capacity)
+      defer { events.deallocate() }
       var readyNow: [UInt64] = []
+      var noSignalBlocked = sigset_t()
+      sigemptyset(&noSignalBlocked)
       while true {
         // The waits that epoll cannot watch first; then, if more came meanwhile, a look at the
-        // others that does not wait.
+        // others that does not wait. When there is none (the usual turn), one lock: a wait
+        // added from another thread wakes the wait below, and none is added on this thread
+        // before it.
         state.withLock { swap(&readyNow, &$0.readyNow) }
-        for id in readyNow {
-          state.withLock { $0.waiters.removeValue(forKey: id) }?.ready(id)
+        var timeout: Int32 = -1
+        if !readyNow.isEmpty {
+          for id in readyNow {
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.ready(id)
+          }
+          readyNow.removeAll(keepingCapacity: true)
+          timeout = state.withLock { $0.readyNow.isEmpty } ? -1 : 0
         }
-        readyNow.removeAll(keepingCapacity: true)
-        let timeout: Int32 = state.withLock { $0.readyNow.isEmpty } ? -1 : 0
-        let count = epoll_wait(epoll, events, Int32(capacity), timeout)
+        // The main thread waits with no signal blocked, as `dispatchMain()` leaves it (in
+        // `sigsuspend` with an empty mask): it takes the process's signals while it waits,
+        // whatever mask the process started with (a child of a Dispatch thread blocks nearly
+        // all of them), and a handler that runs interrupts the wait.
+        let count =
+          mainQueue == nil
+          ? epoll_wait(epoll, events, Int32(capacity), timeout)
+          : epoll_pwait(epoll, events, Int32(capacity), timeout, &noSignalBlocked)
         guard count > 0 else { continue }  // EINTR, or nothing yet
+        var handOver: DispatchSemaphore?
         for index in 0..<Int(count) {
           let key = events[index].data.u64
-          guard key != Self.wakeKey else {
+          switch key {
+          case Self.wakeKey:
             drainWakeUps()
-            continue
+            if mainQueue == nil { handOver = state.withLock { $0.handOver } }
+          case Self.mainQueueKey:
+            guard let mainQueue else { continue }
+            // The count of wake-ups is cleared first: work that arrives while this runs writes
+            // it again, and the next wait sees it.
+            var wakeUps: eventfd_t = 0
+            _ = eventfd_read(mainQueue, &wakeUps)
+            _dispatch_main_queue_callback_4CF(nil)
+          default:
+            ready(key, Int16(truncatingIfNeeded: events[index].events))
           }
-          ready(key, Int16(truncatingIfNeeded: events[index].events))
+        }
+        if let handOver {
+          // The main thread takes over, once every event of this wait was handled (a one-time
+          // wait's would not be reported again).
+          pthread_setspecific(Self.threadMark, nil)
+          handOver.signal()
+          return
         }
       }
     }

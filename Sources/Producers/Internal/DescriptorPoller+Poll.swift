@@ -41,7 +41,8 @@
       return true  // the waiter, and what `ready` captured, are released here, after the lock
     }
 
-    func run() -> Never {
+    /// The poller's loop, on its own thread; never returns.
+    func run() {
       pthread_setspecific(Self.threadMark, UnsafeRawPointer(bitPattern: 1))
       var entries: [pollfd] = []
       var ids: [UInt64] = []

@@ -73,14 +73,20 @@ final class DescriptorPoller: Sendable {
       var thread: pthread_t?
       let started = pthread_create(
         &thread, nil,
-        { Unmanaged<DescriptorPoller>.fromOpaque($0).takeRetainedValue().run() }, context)
+        {
+          Unmanaged<DescriptorPoller>.fromOpaque($0).takeRetainedValue().run()
+          return nil
+        }, context)
       precondition(started == 0, "DescriptorPoller: pthread_create failed: \(started)")
       pthread_detach(thread!)
     #else
       var thread = pthread_t()
       let started = pthread_create(
         &thread, nil,
-        { Unmanaged<DescriptorPoller>.fromOpaque($0!).takeRetainedValue().run() }, context)
+        {
+          Unmanaged<DescriptorPoller>.fromOpaque($0!).takeRetainedValue().run()
+          return nil
+        }, context)
       precondition(started == 0, "DescriptorPoller: pthread_create failed: \(started)")
       pthread_detach(thread)
     #endif

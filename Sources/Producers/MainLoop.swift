@@ -10,7 +10,7 @@ import Dispatch
 ///
 /// ```swift
 /// let changes = try FileWatch.changes(at: "/var/log/app.log")
-/// let subscription = changes.subscribe { @MainActor change in print(change) }
+/// let subscription = changes.subscribe { change in print(change) }  // on the main actor
 /// try withExtendedLifetime(subscription) { try MainLoop.run() }
 /// ```
 ///

@@ -33,7 +33,9 @@ import IndefiniteObservable
 /// - Threading: ``wait(_:for:_:)``, ``watch(_:for:_:)`` and ``cancel(_:)`` may be called from any thread. A waiter's
 ///   `ready` runs on the poller's thread, with no lock held; it may read the descriptor (a
 ///   reader's turn: one chunk, bounded) and hand the values on, and must not block.
-/// - Lifetime: one poller per process, and its thread, live as long as the process.
+/// - Lifetime: one poller per process, and its thread, live as long as the process, unless
+///   ``runOnMainThread()`` (`MainLoop.run()`) moves the waits to the main thread: the poller's
+///   thread then ends, and "the poller's thread" above is the main thread.
 final class DescriptorPoller: Sendable {
   /// The process's poller, started when first used.
   static let shared = DescriptorPoller()

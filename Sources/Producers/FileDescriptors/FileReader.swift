@@ -206,7 +206,7 @@ final class FileReader<Decoder: ChunkDecoder>: Sendable {
       values = []
     }
     let chunkSize = self.chunkSize
-    let behind = FileCheckpoint.windowLimit
+    let behind = FileCheckpoint.comparedLimit
     var bytesRead = 0
     return withUnsafeTemporaryAllocation(byteCount: behind + chunkSize, alignment: 1) { buffer in
       while true {

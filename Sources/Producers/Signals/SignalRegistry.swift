@@ -56,7 +56,7 @@ final class SignalRegistry: Sendable {
       case .failure(let errno): throw .pipeFailed(errno)
       }
       SignalHandler.setPipe(writeEnd: ends.write)
-      state.channel = ProcessChannel(fd: ends.read, label: "IndefiniteObservable.Signals") {
+      state.channel = ProcessChannel(fd: ends.read) {
         numbers in
         for number in numbers { self.deliver(Int32(number)) }
       }

@@ -75,8 +75,8 @@ final class SignalRegistry: Sendable {
   /// it was the last subscriber of (``GatedConnection`` closes the gate before).
   ///
   /// Deliveries already in the pipe go to the earlier subscribers first, so a new subscription
-  /// does not receive a signal that was handled before it subscribed; a subscription made on
-  /// the reading queue itself (by a `.sendingThread` subscriber, while it receives a signal)
+  /// does not receive a signal that was handled before it subscribed; a subscription made in
+  /// the pipe's turn itself (by a `.sendingThread` subscriber, while it receives a signal)
   /// may receive the signals read with that one. Once this returns, a signal sent to the
   /// process reaches the subscriber.
   func connect(_ gate: ObserverGate<UnixSignal>, to signals: Set<Int32>) -> Disconnect {

@@ -165,11 +165,30 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
     deliver(value) { actor in isolation.map { $0 === actor } ?? false }
   }
 
+  /// Delivers `value` from code whose isolation the compiler does not know: a callback of the
+  /// system on the thread that read an event, a `nonisolated` function. As
+  /// ``send(_:isolation:)``, except that an actor-bound gate calls its closure before this
+  /// returns also when the package knows that this thread runs the gate's actor: the main actor
+  /// on the main thread or in a block of the main queue, or an actor recorded by a send or a
+  /// turn up the stack (Guarantees.md, "When a value hops", rules 2 and 3). Otherwise the value
+  /// hops, as with `send`.
+  ///
+  /// It is how a producer reads on the main thread and reaches a main-actor subscriber with no
+  /// hop, under `MainLoop.run()` (module `Producers`) or when a notification is posted there;
+  /// `send(_:isolation:)` from such a callback (isolation nil) always hops, as
+  /// `receive(on: MainActor.shared)` must.
+  ///
+  /// - Returns: False once the gate is closed (the value is dropped), true otherwise.
+  @discardableResult @inlinable
+  public func sendFromCurrentThread(_ value: Value) -> Bool {
+    deliver(value, isSenderOn: SendingIsolation.runs)
+  }
+
   /// `send`, for a sender whose isolation ``SendingIsolation`` knows: the one it recorded on
   /// this thread, or the main actor when this thread runs the main queue.
   @inlinable
   func deliverFromCurrentSender(_ value: Value) -> Bool {
-    deliver(value, isSenderOn: SendingIsolation.runs)
+    sendFromCurrentThread(value)
   }
 
   /// Delivers `value`; `isSenderOn(actor)` says whether the caller runs isolated to the gate's

@@ -90,20 +90,31 @@ final class DescriptorReader<Value: Sendable, State: Sendable>: Sendable {
 
   /// Hands `values` to the subscriber, on its actor, in order; then, unless the subscription
   /// ended meanwhile, runs `then` on that actor. False once the subscription has ended. Sent
-  /// from the subscriber's actor (`isolation`, which the compiler passes), they are delivered
-  /// before this returns; from elsewhere, in a turn of that actor.
+  /// from the subscriber's actor (`isolation`, which the compiler passes, or, with none, the
+  /// main thread for the main actor: ``ObserverGate/sendFromCurrentThread(_:)``), they are
+  /// delivered before this returns; from elsewhere, in a turn of that actor.
   @discardableResult
   func deliver(
     _ values: [Value], then: (@Sendable () -> Void)? = nil,
     isolation: isolated (any Actor)? = #isolation
   ) -> Bool {
-    observer.send(.values(values, then: then))
+    send(.values(values, then: then))
   }
 
   /// Reports a status to the subscriber, on its actor, after the values handed over before
   /// (before this returns when sent from that actor, as ``deliver(_:then:isolation:)``).
   func report(_ status: DescriptorStatus, isolation: isolated (any Actor)? = #isolation) {
-    observer.send(.status(status))
+    send(.status(status))
+  }
+
+  /// Sends `event` to the gate from `isolation`; with none (the poller's thread), as the
+  /// thread that read it: on the main thread (`MainLoop.run()`), a main-actor gate delivers at
+  /// once.
+  @discardableResult
+  private func send(
+    _ event: DescriptorEvent<Value>, isolation: isolated (any Actor)? = #isolation
+  ) -> Bool {
+    isolation == nil ? observer.sendFromCurrentThread(event) : observer.send(event)
   }
 
   /// The subscription's disconnect: stops delivery at once, releases the subscriber, ends the

@@ -169,7 +169,8 @@ public enum FileWatch {
   ) -> (ObserverGate<FileChange>) -> Disconnect {
     { gate in
       let subscription = watcher.changes.subscribe(on: .sendingThread, replayingLast: false) {
-        gate.send($0)
+        // On the main thread (`MainLoop.run()`), a main-actor gate delivers at once.
+        gate.sendFromCurrentThread($0)
       }
       return {
         subscription.unsubscribe()

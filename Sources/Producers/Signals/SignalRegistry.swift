@@ -67,7 +67,8 @@ final class SignalRegistry: Sendable {
   private func deliver(_ number: Int32) {
     guard let gates = state.withLock({ $0.installations[number]?.gates }) else { return }
     let signal = UnixSignal(rawValue: number)
-    for gate in gates { gate.send(signal) }
+    // Read on the main thread (`MainLoop.run()`), a main-actor gate delivers at once.
+    for gate in gates { gate.sendFromCurrentThread(signal) }
   }
 
   /// Connects `gate` to the deliveries of `signals`, installing the handler of each signal that

@@ -37,8 +37,8 @@ public struct FileCheckpoint: Sendable, Hashable {
   ///
   /// A follower checks at each read, so these bytes are read and compared at each event: a
   /// few lines of a log, which tell a rewritten file from the one read as well as 4 KiB do in
-  /// practice (a rewrite is new content), at a sixteenth of the bytes. Comparing all 4 KiB cost
-  /// `follow` about 3.5 µs of each 30 µs event, a line written at a time (Benchmarks/README.md).
+  /// practice (a rewrite is new content), at a sixteenth of the bytes copied and compared for
+  /// each line appended.
   public static let comparedLimit = 256
 
   /// The position: the number of bytes of the file before it.

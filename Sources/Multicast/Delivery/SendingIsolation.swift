@@ -35,13 +35,10 @@ enum SendingIsolation {
 
   /// Runs `body` with `isolation` as this thread's sending isolation, then restores the one
   /// before (sends nest when a subscriber sends).
-  /// A nil `isolation` keeps the one recorded around this call. So does the main actor on the
-  /// main queue or the main thread, which ``runs(_:)`` recognizes without a record (two
-  /// `pthread_setspecific` fewer for each send and delivery of a main-actor program).
+  /// A nil `isolation` keeps the one recorded around this call.
   @usableFromInline
   static func with<R>(_ isolation: (any Actor)?, _ body: () -> R) -> R {
     guard let isolation else { return body() }
-    if isolation === MainActor.shared && MainQueue.isCurrent { return body() }
     let before = pthread_getspecific(key)
     pthread_setspecific(
       key, UnsafeRawPointer(Unmanaged.passUnretained(isolation as AnyObject).toOpaque()))

@@ -111,7 +111,9 @@ import Testing
     #expect(checkpoint.window.count == FileCheckpoint.windowLimit)
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: limit + 16, alignment: 1)
     defer { buffer.deallocate() }
-    func rewritten(changingByteAt distance: Int) -> (FileCheckpoint.Verdict, FileCheckpoint.Verdict) {
+    func rewritten(
+      changingByteAt distance: Int
+    ) -> (FileCheckpoint.Verdict, FileCheckpoint.Verdict) {
       var bytes = Array(content.utf8)
       bytes[bytes.count - distance] = UInt8(ascii: "X")
       truncate(path, 0)

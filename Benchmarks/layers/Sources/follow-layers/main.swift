@@ -1,7 +1,7 @@
 // follow-layers LAYER FILE: prints what is appended to FILE, through one more layer of the
 // library at each step, for `Benchmarks/follow-vs-tail --layers`. Each runs `MainLoop.run()`, as
 // `follow` does, so the main thread reads inotify and every layer runs there, with no hop.
-// Beside the floor with no hop (Benchmarks/floor/follow-floor-zero.swift: `poll`, `read`,
+// Beside the floor with no hop (Benchmarks/floor/follow-floor.swift --no-hop: `poll`, `read`,
 // `pread` and `write` on one thread) and `follow`, each layer's cost per event is the
 // difference between two neighbours:
 //

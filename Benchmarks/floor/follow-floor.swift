@@ -1,23 +1,31 @@
-// The floor of follow's delivery model for Benchmarks/follow-vs-tail (issue 32): a hand-written
-// `tail -F` of one file, with no library between, that makes the hop the model asks for. A
-// thread of its own waits for the inotify descriptor with `poll` and reads its events; each
-// batch of events hops once to the main queue (the main actor's), which reads the file from
-// where it stopped and writes what it read to standard output. One thread switch per event, as
-// a subscriber on the main actor of a one-hop producer gets (the package reads inotify on its
-// poller's thread). Until 2026-11-27 the events were read by a Dispatch read source, as the
-// package did: that floor cost 67 to 70 µs a change against 40 for this one, because Dispatch's
-// manager thread returns from `epoll_wait` and wakes a worker of the source's queue, one switch
-// more (Benchmarks/README.md). Since 2026-11-27 too, a read that comes back short of its buffer
-// is the last (inotify and a regular file hand over all they hold): 2 read calls a change, not
-// 4, as the package reads them.
+// The floors of follow's delivery for Benchmarks/follow-vs-tail (issue 32): a hand-written
+// `tail -F` of one file, with no library between, in two forms.
+//
+// - With the hop the delivery model asks for (the default): a thread of its own waits for the
+//   inotify descriptor with `poll` and reads its events; each batch of events hops once to the
+//   main queue (the main actor's), which reads the file from where it stopped and writes what it
+//   read to standard output. One thread switch per event, as a subscriber on the main actor of a
+//   one-hop producer gets (the package reads inotify on its poller's thread). Until 2026-11-27
+//   the events were read by a Dispatch read source, as the package did: that floor cost 67 to 70
+//   µs a change against 40 for this one, because Dispatch's manager thread returns from
+//   `epoll_wait` and wakes a worker of the source's queue, one switch more
+//   (Benchmarks/README.md).
+// - With no hop (`--no-hop`, "floor0"): the main thread does it all, as `follow` does since it
+//   runs `MainLoop.run()`: `poll`, `read` of inotify, `pread` and `write`, the 4 system calls a
+//   change that `follow` makes, and nothing else. Beside it, `follow` shows what the library's
+//   layers cost on a path with no hop at all.
+//
+// A read that comes back short of its buffer is the last (inotify and a regular file hand over
+// all they hold): 2 read calls a change, as the package reads them.
 //
 //   swiftc -O -o follow-floor Benchmarks/floor/follow-floor.swift
-//   follow-floor FILE
+//   follow-floor [--no-hop] FILE
 import Dispatch
 import Foundation
 import Glibc
 
-let path = CommandLine.arguments[1]
+let path = CommandLine.arguments[CommandLine.arguments.count - 1]
+let hops = !CommandLine.arguments.contains("--no-hop")
 let fd = open(path, O_RDONLY | O_CLOEXEC)
 guard fd >= 0 else { fatalError("cannot open \(path)") }
 var offset = lseek(fd, 0, SEEK_END)
@@ -25,7 +33,8 @@ let inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
 guard inotify_add_watch(inotify, path, UInt32(IN_MODIFY)) >= 0 else { fatalError("watch") }
 
 let buffer = UnsafeMutableRawPointer.allocate(byteCount: 1 << 16, alignment: 8)
-/// Copies what was appended since the last call to standard output; on the main queue.
+/// Copies what was appended since the last call to standard output; on one thread at a time
+/// (the main queue with the hop, the main thread without).
 @Sendable func copyAppended() {
   while true {
     let count = pread(fd, buffer, 1 << 16, offset)
@@ -38,7 +47,8 @@ let buffer = UnsafeMutableRawPointer.allocate(byteCount: 1 << 16, alignment: 8)
 }
 
 let events = UnsafeMutableRawPointer.allocate(byteCount: 4096, alignment: 8)
-let reader = Thread {
+/// Waits for inotify and reads all its events; then copies, at once or after the hop.
+@Sendable func follow() {
   var entry = pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)
   while true {
     guard poll(&entry, 1, -1) > 0 else { continue }
@@ -47,8 +57,14 @@ let reader = Thread {
       any = true
       guard count == 4096 else { break }  // short: all there was
     }
-    if any { DispatchQueue.main.async { copyAppended() } }
+    guard any else { continue }
+    if hops { DispatchQueue.main.async { copyAppended() } } else { copyAppended() }
   }
 }
-reader.start()
-dispatchMain()
+
+if hops {
+  Thread { follow() }.start()
+  dispatchMain()
+} else {
+  follow()
+}

@@ -153,12 +153,8 @@ import Producers
       watch = try FileWatch.changes(at: path, on: .sendingThread) { [path] change in
         let opens = change == .created || change == .replaced
         let change = PathChange(change: change, opened: opens ? OpenedFile(path) : nil)
-        if MainQueue.isCurrent {
-          // Read on the main thread (`MainLoop`): on the main actor, so the gate delivers now.
-          MainActor.assumeIsolated { _ = delivery.send(change) }
-        } else {
-          delivery.send(change)
-        }
+        // Read on the main thread (`MainLoop`), the gate delivers now; elsewhere, it hops.
+        delivery.sendFromCurrentThread(change)
       }
     } catch {
       delivery.close()

@@ -95,6 +95,38 @@ import Testing
     #expect(FileCheckpoint(offset: 80).verdict(for: fd) == .shorter)
   }
 
+  /// A check compares the last `comparedLimit` bytes of the window with the file, not all of
+  /// it: a byte changed just inside that reach is seen, one just beyond it is not (the rest of
+  /// the window is kept, for `fingerprint`); and a read reads that many bytes behind the
+  /// position, not the whole window.
+  @Test func aCheckComparesTheLastComparedLimitBytesOfTheWindow() async throws {
+    let limit = FileCheckpoint.comparedLimit
+    #expect(limit == 256 && limit < FileCheckpoint.windowLimit)
+    let content = String(repeating: "0123456789abcde\n", count: 512)  // 8 KiB
+    let log = Log(content)
+    defer { log.remove() }
+    let (path, fd) = (log.path, log.fd)
+    let end = Int64(content.utf8.count)
+    let checkpoint = try #require(FileCheckpoint.reading(fd, at: end))
+    #expect(checkpoint.window.count == FileCheckpoint.windowLimit)
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: limit + 16, alignment: 1)
+    defer { buffer.deallocate() }
+    func rewritten(
+      changingByteAt distance: Int
+    ) -> (FileCheckpoint.Verdict, FileCheckpoint.Verdict) {
+      var bytes = Array(content.utf8)
+      bytes[bytes.count - distance] = UInt8(ascii: "X")
+      truncate(path, 0)
+      append(String(decoding: bytes, as: UTF8.self) + "more\n", to: path)
+      let read = try? checkpoint.readOn(fd, into: buffer).get()
+      return (checkpoint.verdict(for: fd), read?.verdict ?? .shorter)
+    }
+    #expect(rewritten(changingByteAt: limit) == (.changed, .changed))
+    #expect(rewritten(changingByteAt: limit + 1) == (.holds, .holds))
+    // Room for the compared bytes and 16 more: a read past the position gets those 16.
+    #expect(try checkpoint.readOn(fd, into: buffer).get().bytes.count == 5)
+  }
+
   /// One `pread` reads the new bytes and checks the window: the same verdicts as
   /// `verdict(for:)`, and the bytes past the position only when the checkpoint holds.
   @Test func readingOnChecksTheWindowAndReadsWhatFollowsInOneRead() async throws {

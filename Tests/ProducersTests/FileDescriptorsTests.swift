@@ -273,6 +273,73 @@ import Testing
     #expect(lines == ["first", "second", "third"])
   }
 
+  /// A change's first reads go to a small buffer, and the turn goes on in a chunk's worth
+  /// when they fill it: appends of every size around those two (768 bytes past the 256
+  /// compared, 4 KiB for lines), each cutting a line and some a character, arrive whole and in
+  /// order.
+  @Test func appendsAroundTheReadBuffersSizesArriveWholeAndInOrder() async throws {
+    let directory = TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("log")
+    var content = Array("start\n".utf8)
+    appendBytes(content, to: path)
+    let refills = Emitter<Void>()
+    var lines: [String] = []
+    var ends = 0
+    let subscription = try FileDescriptors.lines(
+      of: open(path, O_RDONLY), ownership: .streamCloses, refill: refills
+    ).subscribe(next: { lines.append($0) }, status: { if $0 == .endOfFile { ends += 1 } })
+    #expect(await eventually { ends == 1 })
+    /// The complete lines of everything appended so far.
+    func completeLines() -> [String] {
+      content.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast()
+        .map { String(decoding: $0, as: UTF8.self) }
+    }
+    var number = 0
+    for size in [1, 767, 768, 769, 1023, 1024, 1025, 4095, 4096, 4097, 9000, 70_000] {
+      var block: [UInt8] = []
+      while block.count <= size {
+        number += 1
+        block += Array("line \(number) é\n".utf8)
+      }
+      // Cut at `size` bytes: inside a line, and for some sizes inside its "é".
+      for part in [block[..<size], block[size...]] {
+        appendBytes(Array(part), to: path)
+        content += part
+        refills.send()
+        // More than a chunk's worth is read in turns that follow on the poller's thread.
+        let expected = completeLines()
+        #expect(await eventually { lines.count >= expected.count }, "size \(size)")
+        #expect(lines.count == expected.count && lines == expected, "size \(size)")
+      }
+    }
+    subscription.unsubscribe()
+  }
+
+  /// A change larger than the first read's small buffer is still one chunk of bytes: the turn
+  /// reads it again whole, rather than handing over the small read and the rest.
+  @Test func aChangeLargerThanTheFirstReadIsOneChunkOfBytes() async throws {
+    let directory = TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("log")
+    appendBytes([], to: path)
+    let refills = Emitter<Void>()
+    var chunks: [[UInt8]] = []
+    var ends = 0
+    let subscription = try FileDescriptors.bytes(
+      of: open(path, O_RDONLY), ownership: .streamCloses, refill: refills
+    ).subscribe(next: { chunks.append($0) }, status: { if $0 == .endOfFile { ends += 1 } })
+    #expect(await eventually { ends == 1 })
+    for size in [500, 768, 769, 1000, 5000] {
+      chunks = []
+      let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0) }
+      appendBytes(bytes, to: path)
+      refills.send()
+      #expect(chunks == [bytes], "size \(size)")
+    }
+    subscription.unsubscribe()
+  }
+
   /// `refillInline` reads on the thread that sends, before `send` returns (the lines still
   /// reach the subscriber in a turn of its actor of their own): a line appended and sent, then
   /// taken away at once, is delivered. Sent from another thread, the lines reach the actor
@@ -563,4 +630,12 @@ final class Broadcaster: @unchecked Sendable {
   func fire() {
     for observer in lock.withLock({ Array(observers.values) }) { observer() }
   }
+}
+
+/// Appends `bytes` to the file at `path` as they are, in one write, creating it.
+private func appendBytes(_ bytes: [UInt8], to path: String) {
+  let fd = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o644)
+  precondition(fd >= 0, "open \(path) failed")
+  _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+  close(fd)
 }

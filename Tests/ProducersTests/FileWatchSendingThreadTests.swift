@@ -68,6 +68,27 @@ import Testing
     subscription.unsubscribe()
   }
 
+  /// The handler runs where the poller's thread read the change, in no Dispatch queue: the
+  /// inotify instance's turn is no queue's `sync` (two allocations an event on Linux,
+  /// Benchmarks/README.md). On Linux, where the package reads inotify itself.
+  @Test(.enabled(if: isLinux)) func theHandlerRunsInNoDispatchQueue() async throws {
+    let directory = TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("app.log")
+    append("x\n", to: path)
+    let label = LockedState<String?>(nil)
+    let subscription = try FileWatch.changes(at: path, on: .sendingThread) { change in
+      guard change == .modified else { return }
+      let current = currentQueueLabel(nil).map { String(cString: $0) } ?? ""
+      label.withLock { $0 = $0 ?? current }
+    }
+    append("y\n", to: path)
+    #expect(await eventually { label.withLock { $0 } != nil })
+    // A thread of no queue reads as the root queue's ("com.apple.root.default-qos.overcommit").
+    #expect(label.withLock { $0 }?.hasPrefix("IndefiniteObservable") == false)
+    subscription.unsubscribe()
+  }
+
   @Test func changesArriveInTheOrderReportedAndOneAtATime() async throws {
     let directory = TemporaryDirectory()
     defer { directory.remove() }
@@ -140,3 +161,17 @@ import Testing
     }
   }
 }
+
+/// Whether the tests run on Linux.
+private let isLinux: Bool = {
+  #if os(Linux)
+    true
+  #else
+    false
+  #endif
+}()
+
+/// The label of the Dispatch queue the caller runs on (`dispatch_queue_get_label` of
+/// `DISPATCH_CURRENT_QUEUE_LABEL`), which the Dispatch module does not export.
+@_silgen_name("dispatch_queue_get_label")
+private func currentQueueLabel(_ queue: OpaquePointer?) -> UnsafePointer<CChar>?

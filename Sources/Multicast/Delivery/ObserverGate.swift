@@ -1,5 +1,6 @@
 import Dispatch
 import IndefiniteObservable
+import Synchronization
 
 /// A subscriber's closure that a source may call from any thread, and that runs where the
 /// compiler thinks it runs: the one way, in this package, to hand a subscriber to another thread
@@ -79,6 +80,9 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   @usableFromInline let state: LockedState<State>
   // Whether the closure is bound to an actor (false: it is `@Sendable`).
   @usableFromInline let isBound: Bool
+  // Set by `close`, after the lock: what `isClosed` reads, with no lock (a subscriber that
+  // delivers a batch asks it before each value: 3 locks a line of `follow`).
+  private let closed = Atomic(false)
 
   /// The most values one scheduled turn delivers before it lets the actor go.
   @inlinable static var valuesPerTurn: Int { 256 }
@@ -165,11 +169,30 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
     deliver(value) { actor in isolation.map { $0 === actor } ?? false }
   }
 
+  /// Delivers `value` from code whose isolation the compiler does not know: a callback of the
+  /// system on the thread that read an event, a `nonisolated` function. As
+  /// ``send(_:isolation:)``, except that an actor-bound gate calls its closure before this
+  /// returns also when the package knows that this thread runs the gate's actor: the main actor
+  /// on the main thread or in a block of the main queue, or an actor recorded by a send or a
+  /// turn up the stack (Guarantees.md, "When a value hops", rules 2 and 3). Otherwise the value
+  /// hops, as with `send`.
+  ///
+  /// It is how a producer reads on the main thread and reaches a main-actor subscriber with no
+  /// hop, under `MainLoop.run()` (module `Producers`) or when a notification is posted there;
+  /// `send(_:isolation:)` from such a callback (isolation nil) always hops, as
+  /// `receive(on: MainActor.shared)` must.
+  ///
+  /// - Returns: False once the gate is closed (the value is dropped), true otherwise.
+  @discardableResult @inlinable
+  public func sendFromCurrentThread(_ value: Value) -> Bool {
+    deliver(value, isSenderOn: SendingIsolation.runs)
+  }
+
   /// `send`, for a sender whose isolation ``SendingIsolation`` knows: the one it recorded on
   /// this thread, or the main actor when this thread runs the main queue.
   @inlinable
   func deliverFromCurrentSender(_ value: Value) -> Bool {
-    deliver(value, isSenderOn: SendingIsolation.runs)
+    sendFromCurrentThread(value)
   }
 
   /// Delivers `value`; `isSenderOn(actor)` says whether the caller runs isolated to the gate's
@@ -253,9 +276,9 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
     }
   }
 
-  /// Whether ``close()`` has been called.
+  /// Whether ``close()`` has been called (true once it has returned, on any thread).
   public var isClosed: Bool {
-    state.withLock { $0.next == nil }
+    closed.load(ordering: .acquiring)
   }
 
   /// Closes the gate: no call of the closure begins after this returns, and waiting values are
@@ -273,6 +296,7 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
       }
       return (state.next, state.pending, state.actor)
     }
+    closed.store(true, ordering: .releasing)
     return released.0 != nil  // the closure, values and actor are released here, after the lock
   }
 

@@ -90,20 +90,34 @@ final class DescriptorReader<Value: Sendable, State: Sendable>: Sendable {
 
   /// Hands `values` to the subscriber, on its actor, in order; then, unless the subscription
   /// ended meanwhile, runs `then` on that actor. False once the subscription has ended. Sent
-  /// from the subscriber's actor (`isolation`, which the compiler passes), they are delivered
-  /// before this returns; from elsewhere, in a turn of that actor.
+  /// from the subscriber's actor (`isolation`, which the compiler passes, or, with none, the
+  /// main thread for the main actor: ``ObserverGate/sendFromCurrentThread(_:)``), they are
+  /// delivered before this returns; from elsewhere, in a turn of that actor.
+  ///
+  /// A `status` is reported after the values, in the same delivery: a turn that read to the end
+  /// of a file says so with its values, in one call of the gate.
   @discardableResult
   func deliver(
-    _ values: [Value], then: (@Sendable () -> Void)? = nil,
+    _ values: [Value], then: (@Sendable () -> Void)? = nil, status: DescriptorStatus? = nil,
     isolation: isolated (any Actor)? = #isolation
   ) -> Bool {
-    observer.send(.values(values, then: then))
+    send(.values(values, then: then, status: status))
   }
 
   /// Reports a status to the subscriber, on its actor, after the values handed over before
   /// (before this returns when sent from that actor, as ``deliver(_:then:isolation:)``).
   func report(_ status: DescriptorStatus, isolation: isolated (any Actor)? = #isolation) {
-    observer.send(.status(status))
+    send(.status(status))
+  }
+
+  /// Sends `event` to the gate from `isolation`; with none (the poller's thread), as the
+  /// thread that read it: on the main thread (`MainLoop.run()`), a main-actor gate delivers at
+  /// once.
+  @discardableResult
+  private func send(
+    _ event: DescriptorEvent<Value>, isolation: isolated (any Actor)? = #isolation
+  ) -> Bool {
+    isolation == nil ? observer.sendFromCurrentThread(event) : observer.send(event)
   }
 
   /// The subscription's disconnect: stops delivery at once, releases the subscriber, ends the
@@ -185,9 +199,9 @@ final class DescriptorReader<Value: Sendable, State: Sendable>: Sendable {
 }
 
 /// One call of a descriptor stream's observer: the values of one chunk, with what to do once
-/// the subscriber has them, or a status.
+/// the subscriber has them and a status that follows them, or a status.
 enum DescriptorEvent<Value: Sendable>: Sendable {
-  case values([Value], then: (@Sendable () -> Void)?)
+  case values([Value], then: (@Sendable () -> Void)?, status: DescriptorStatus? = nil)
   case status(DescriptorStatus)
 
   /// The gate that calls `observer` on `isolation`: the values of a batch one by one, until the
@@ -223,17 +237,22 @@ enum DescriptorEvent<Value: Sendable>: Sendable {
 }
 
 extension ObserverGate {
-  /// Calls `next` with the values of `event` one by one while this gate is open, then its
-  /// continuation if it still is; or `status` with its status.
+  /// Calls `next` with the values of `event` one by one while this gate is open, then `status`
+  /// with the status that follows them and the continuation, if it still is; or `status` with
+  /// its status.
   fileprivate func deliver<Element>(
     _ event: DescriptorEvent<Element>, next: (Element) -> Void,
     status: (DescriptorStatus) -> Void
   ) {
     switch event {
-    case .values(let values, let then):
+    case .values(let values, let then, let following):
       for value in values {
         guard !isClosed else { return }
         next(value)
+      }
+      if let following {
+        guard !isClosed else { return }
+        status(following)
       }
       if !isClosed { then?() }
     case .status(let descriptorStatus): status(descriptorStatus)

@@ -10,10 +10,11 @@
 /// tell, later, a file that only grew since from one that was truncated and written again,
 /// even when the new content is already longer than the position.
 ///
-/// A file that shrank below the position was truncated; one whose bytes before the position
-/// changed was rewritten (logrotate's `copytruncate` with a fast writer, or an editor saving
-/// in place). Both are told by ``verdict(for:)``. A rewrite that puts back the very same bytes
-/// before the position cannot be told from growth, by this or any check of the content.
+/// A file that shrank below the position was truncated; one whose last ``comparedLimit`` bytes
+/// before the position changed was rewritten (logrotate's `copytruncate` with a fast writer, or
+/// an editor saving in place). Both are told by ``verdict(for:)``. A rewrite that puts back the
+/// very same bytes there cannot be told from growth, by this or any check of the content. The
+/// whole window, up to ``windowLimit``, goes into ``fingerprint``, for a check after a restart.
 ///
 /// The lines and bytes streams of ``FileDescriptors`` keep one for each followed regular file,
 /// and report ``DescriptorStatus/truncated`` when it no longer holds. A program that records
@@ -30,6 +31,15 @@
 public struct FileCheckpoint: Sendable, Hashable {
   /// The most bytes before the position that a checkpoint keeps: 4096.
   public static let windowLimit = 4096
+
+  /// The most bytes before the position that a check reads and compares with the file
+  /// (``verdict(for:)``, ``readOn(_:into:upTo:)``): the last 256 of the window.
+  ///
+  /// A follower checks at each read, so these bytes are read and compared at each event: a
+  /// few lines of a log, which tell a rewritten file from the one read as well as 4 KiB do in
+  /// practice (a rewrite is new content), at a sixteenth of the bytes copied and compared for
+  /// each line appended.
+  public static let comparedLimit = 256
 
   /// The position: the number of bytes of the file before it.
   public private(set) var offset: Int64
@@ -67,10 +77,13 @@ public struct FileCheckpoint: Sendable, Hashable {
     for byte in recent.suffix(windowCount) { hasher.combine(byte) }
   }
 
-  /// Calls `body` with the window's bytes, with no copy.
-  private func withWindow<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+  /// How many bytes a check compares: the window's last ``comparedLimit``.
+  private var comparedCount: Int { min(windowCount, Self.comparedLimit) }
+
+  /// Calls `body` with the last `count` bytes of the window, with no copy.
+  private func withWindow<R>(last count: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
     recent.withUnsafeBytes { bytes in
-      body(UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - windowCount)...]))
+      body(UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - count)...]))
     }
   }
 
@@ -128,38 +141,39 @@ public struct FileCheckpoint: Sendable, Hashable {
     case changed
   }
 
-  /// Whether the open file `fd` still holds this checkpoint: it reads the window's length of
-  /// bytes before ``offset`` (one byte when the window is empty) with `pread`, which does not
-  /// move the descriptor's offset, and compares them with the window. A read that fails with
-  /// an error counts as ``Verdict/holds``: the reader's own next read reports the error.
+  /// Whether the open file `fd` still holds this checkpoint: it reads the bytes before
+  /// ``offset`` that it compares, the window's last ones up to ``comparedLimit`` (one byte when
+  /// the window is empty), with `pread`, which does not move the descriptor's offset, and
+  /// compares them with the window's. A read that fails with an error counts as ``Verdict/holds``: the
+  /// reader's own next read reports the error.
   ///
-  /// Its cost is one `pread` of at most ``windowLimit`` bytes, into a buffer on the stack, and
-  /// one `memcmp`: no allocation. A follower that goes on to read the new bytes saves that
+  /// Its cost is one `pread` of at most ``comparedLimit`` bytes, into a buffer on the stack,
+  /// and one `memcmp`: no allocation. A follower that goes on to read the new bytes saves that
   /// `pread` with ``readOn(_:into:upTo:)``, which checks in the read of the new bytes.
   public func verdict(for fd: Int32) -> Verdict {
     guard offset > 0 else { return .holds }
-    let count = max(windowCount, 1)
+    let count = max(comparedCount, 1)
     return withUnsafeTemporaryAllocation(byteCount: count, alignment: 1) { buffer in
       switch Self.fill(buffer, from: fd, endingAt: offset) {
       case .failure: return .holds
       case .success(let filled) where filled < count: return .shorter
       case .success:
         guard windowCount > 0 else { return .holds }
-        let same = withWindow { memcmp($0.baseAddress!, buffer.baseAddress!, count) }
+        let same = withWindow(last: count) { memcmp($0.baseAddress!, buffer.baseAddress!, count) }
         return same == 0 ? .holds : .changed
       }
     }
   }
 
   /// Reads what follows the position into `buffer` and tells whether the file still holds the
-  /// checkpoint, in one `pread`: the window's bytes (one byte when the window is empty, none at
-  /// offset 0) are read in front of the new ones and compared with the window. A follower that
+  /// checkpoint, in one `pread`: the window's last ``comparedLimit`` bytes (one byte when the
+  /// window is empty, none at offset 0) are read in front of the new ones and compared. A follower that
   /// calls ``verdict(for:)`` and then reads makes two reads, and a rewrite between them goes
   /// unseen; this makes one. A read that stops short of the end of `buffer` has reached the
   /// file's end: a regular file's `pread` returns fewer bytes than asked only there.
   ///
   /// ```swift
-  /// let found = checkpoint.readOn(fd, into: buffer)  // buffer: windowLimit + 64 KiB, say
+  /// let found = checkpoint.readOn(fd, into: buffer)  // buffer: comparedLimit + 64 KiB, say
   /// if case .success((.holds, let bytes)) = found { checkpoint.advance(over: bytes) }
   /// ```
   ///
@@ -168,8 +182,8 @@ public struct FileCheckpoint: Sendable, Hashable {
   ///
   /// - Parameters:
   ///   - fd: An open regular file.
-  ///   - buffer: Where the window's bytes and the new ones are read: at most ``windowLimit``
-  ///     bytes more than the most new ones wanted.
+  ///   - buffer: Where the compared bytes and the new ones are read: at most
+  ///     ``comparedLimit`` bytes more than the most new ones wanted.
   ///   - maximumCount: The most new bytes to read (as many as fit in `buffer` by default; a
   ///     negative count is 0).
   /// - Returns: The verdict, with the bytes past the position, in `buffer`: as many as fit
@@ -179,7 +193,7 @@ public struct FileCheckpoint: Sendable, Hashable {
   public func readOn(
     _ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, upTo maximumCount: Int = .max
   ) -> Result<(verdict: Verdict, bytes: UnsafeRawBufferPointer), Errno> {
-    let behind = offset > 0 ? max(windowCount, 1) : 0
+    let behind = offset > 0 ? max(comparedCount, 1) : 0
     let none = UnsafeRawBufferPointer(start: nil, count: 0)
     let room = min(buffer.count - behind, maximumCount)
     guard room > 0 else { return .success((verdict(for: fd), none)) }
@@ -191,7 +205,7 @@ public struct FileCheckpoint: Sendable, Hashable {
     }
     guard count >= behind else { return .success((.shorter, none)) }
     if windowCount > 0 {
-      let same = withWindow { memcmp($0.baseAddress!, buffer.baseAddress!, behind) }
+      let same = withWindow(last: behind) { memcmp($0.baseAddress!, buffer.baseAddress!, behind) }
       guard same == 0 else { return .success((.changed, none)) }
     }
     return .success((.holds, UnsafeRawBufferPointer(rebasing: buffer[behind..<count])))

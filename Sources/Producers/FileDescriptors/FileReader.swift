@@ -153,13 +153,21 @@ final class FileReader<Decoder: ChunkDecoder>: Sendable {
     _ turn: ([Piece], Next)?, isolation: isolated (any Actor)? = #isolation
   ) -> Next {
     guard let (pieces, next) = turn else { return .none }
-    for (index, piece) in pieces.enumerated() {
-      switch piece {
+    var index = pieces.startIndex
+    while index < pieces.endIndex {
+      switch pieces[index] {
       case .values(let values):
+        // Values followed by a status (the end of the file, most often) go in one delivery.
+        var status: DescriptorStatus?
+        if index + 1 < pieces.endIndex, case .status(let following) = pieces[index + 1] {
+          status = following
+          index += 1
+        }
         let isLast = index == pieces.count - 1
-        reader.deliver(values, then: next == .turn && isLast ? continuePass : nil)
+        reader.deliver(values, then: next == .turn && isLast ? continuePass : nil, status: status)
       case .status(let status): reader.report(status)
       }
+      index += 1
     }
     return next
   }
@@ -197,83 +205,112 @@ final class FileReader<Decoder: ChunkDecoder>: Sendable {
   /// beginning. A read that stops short has reached the end, with no second read to see 0 (a
   /// `/proc` file, whose reads stop short anywhere, reads until 0). So a change costs one
   /// `pread`.
+  ///
+  /// The first read goes to 1,024 bytes on the stack, which hold the line or two that a change
+  /// most often brings; only when it fills them does the turn read again, from the same place,
+  /// into a chunk's worth on the heap (a `malloc` and a `free` of up to 64 KiB, the most
+  /// expensive of a change's allocations): one `pread` more for a change of more than 768
+  /// bytes, none for a smaller one.
   private func readOn(_ fd: Int32, _ pass: inout Pass, _ pieces: inout [Piece]) -> Next {
     // Appended to by closures written at each call (a closure kept in a constant, capturing
-    // `values`, put `values` in a box on the heap: an allocation for each turn).
+    // `values`, put `values` in a box on the heap: an allocation for each turn; a nested
+    // function did too, with a dynamic exclusivity check at each use).
     var values: [Decoder.Value] = []
-    func handOver() {
-      if !values.isEmpty { pieces.append(.values(values)) }
-      values = []
-    }
-    let chunkSize = self.chunkSize
-    let behind = FileCheckpoint.windowLimit
     var bytesRead = 0
-    return withUnsafeTemporaryAllocation(byteCount: behind + chunkSize, alignment: 1) { buffer in
-      while true {
-        let room = bytesRead < chunkSize ? chunkSize - bytesRead : chunkSize
-        let found: Result<(verdict: FileCheckpoint.Verdict, bytes: UnsafeRawBufferPointer), Errno>
-        if pass.lengthIsKnown {
-          found = pass.checkpoint.readOn(fd, into: buffer, upTo: room)
-        } else {
-          let part = UnsafeMutableRawBufferPointer(rebasing: buffer[..<room])
-          found = System.read(fd, into: part, at: pass.checkpoint.offset).map {
-            (.holds, UnsafeRawBufferPointer(rebasing: part[..<$0]))
-          }
+    if pass.lengthIsKnown {
+      let next = withUnsafeTemporaryAllocation(byteCount: 1024, alignment: 1) { buffer in
+        read(fd, &pass, &pieces, &values, &bytesRead, into: buffer, untilFull: true)
+      }
+      if let next { return next }
+    }
+    let size = FileCheckpoint.comparedLimit + chunkSize
+    return withUnsafeTemporaryAllocation(byteCount: size, alignment: 1) { buffer in
+      read(fd, &pass, &pieces, &values, &bytesRead, into: buffer, untilFull: false)!
+    }
+  }
+
+  /// The reads of ``readOn(_:_:_:)`` into `buffer`, which holds the compared bytes and at most
+  /// a chunk's worth; nil, `untilFull`, when a read fills it (its bytes not taken), for the
+  /// turn to read them again into a larger one.
+  private func read(
+    _ fd: Int32, _ pass: inout Pass, _ pieces: inout [Piece], _ values: inout [Decoder.Value],
+    _ bytesRead: inout Int, into buffer: UnsafeMutableRawBufferPointer, untilFull: Bool
+  ) -> Next? {
+    let chunkSize = self.chunkSize
+    let capacity = buffer.count - FileCheckpoint.comparedLimit
+    while true {
+      let room = min(bytesRead < chunkSize ? chunkSize - bytesRead : chunkSize, capacity)
+      let found: Result<(verdict: FileCheckpoint.Verdict, bytes: UnsafeRawBufferPointer), Errno>
+      if pass.lengthIsKnown {
+        found = pass.checkpoint.readOn(fd, into: buffer, upTo: room)
+      } else {
+        let part = UnsafeMutableRawBufferPointer(rebasing: buffer[..<room])
+        found = System.read(fd, into: part, at: pass.checkpoint.offset).map {
+          (.holds, UnsafeRawBufferPointer(rebasing: part[..<$0]))
         }
-        switch found {
-        case .success((.holds, let chunk)):
-          if !chunk.isEmpty {
-            pass.checkpoint.advance(over: chunk)
-            pass.readSomething = true
-            pass.decoder.decode(chunk) {
+      }
+      switch found {
+      case .success((.holds, let chunk)):
+        // Filled: more follows, read again from the same place in a chunk's worth (one chunk
+        // of bytes, not a small one and the rest).
+        if untilFull && chunk.count == room { return nil }
+        if !chunk.isEmpty {
+          pass.checkpoint.advance(over: chunk)
+          pass.readSomething = true
+          pass.decoder.decode(chunk) {
+            values.append($0)
+            return true
+          }
+          bytesRead += chunk.count
+        }
+        if chunk.isEmpty || (pass.lengthIsKnown && chunk.count < room) {
+          // The end of the file.
+          if !following {
+            pass.decoder.flush {
               values.append($0)
               return true
             }
-            bytesRead += chunk.count
           }
-          if chunk.isEmpty || (pass.lengthIsKnown && chunk.count < room) {
-            // The end of the file.
-            if !following {
-              pass.decoder.flush {
-                values.append($0)
-                return true
-              }
-            }
-            handOver()
-            if pass.readSomething || !pass.reportedEnd {
-              pass.reportedEnd = true
-              pieces.append(.status(.endOfFile))
-            }
-            guard pass.passAgain else { return .end }
-            pass.passAgain = false
-            beginPass(fd, &pass, &pieces)
-            bytesRead = 0
-            continue
+          Self.handOver(&values, to: &pieces)
+          if pass.readSomething || !pass.reportedEnd {
+            pass.reportedEnd = true
+            pieces.append(.status(.endOfFile))
           }
-          guard bytesRead >= chunkSize else { continue }
-          // A chunk's worth that completed nothing (part of a long line) is read on at once.
-          if values.isEmpty {
-            bytesRead = 0
-            continue
-          }
-          handOver()
-          return .turn
-        case .success:
-          // Truncated, or rewritten: from the start again.
-          handOver()
-          pass.checkpoint = FileCheckpoint()
-          pass.decoder.reset()
-          pieces.append(.status(.truncated))
+          guard pass.passAgain else { return .end }
+          pass.passAgain = false
+          beginPass(fd, &pass, &pieces)
           bytesRead = 0
-        case .failure(let errno):
-          pass.isPassing = false
-          pass.hasFailed = true
-          handOver()
-          pieces.append(.status(.failed(.readFailed(reader.holder.fd, errno))))
-          return .none
+          continue
         }
+        guard bytesRead >= chunkSize else { continue }
+        // A chunk's worth that completed nothing (part of a long line) is read on at once.
+        if values.isEmpty {
+          bytesRead = 0
+          continue
+        }
+        Self.handOver(&values, to: &pieces)
+        return .turn
+      case .success:
+        // Truncated, or rewritten: from the start again.
+        Self.handOver(&values, to: &pieces)
+        pass.checkpoint = FileCheckpoint()
+        pass.decoder.reset()
+        pieces.append(.status(.truncated))
+        bytesRead = 0
+      case .failure(let errno):
+        pass.isPassing = false
+        pass.hasFailed = true
+        Self.handOver(&values, to: &pieces)
+        pieces.append(.status(.failed(.readFailed(reader.holder.fd, errno))))
+        return Next.none
       }
     }
+  }
+
+  /// Moves the values decoded so far, if any, to the pieces of the turn.
+  private static func handOver(_ values: inout [Decoder.Value], to pieces: inout [Piece]) {
+    if !values.isEmpty { pieces.append(.values(values)) }
+    values = []
   }
 
   /// What `stat` says of the file's length.

@@ -16,7 +16,7 @@
     // The watch's own duplicate of the caller's descriptor, closed by `close`.
     private let duplicate: Int32
     private let watch: Int32
-    // Whether `.deleted` was reported (used on the inotify instance's queue), and whether the
+    // Whether `.deleted` was reported (used in the inotify instance's turn), and whether the
     // watch was closed (set from any thread).
     private let state = LockedState((deleted: false, isClosed: false))
 

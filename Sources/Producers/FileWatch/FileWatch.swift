@@ -18,9 +18,11 @@ import Multicast
 ///   every change seen while it is subscribed, in the order the system reported them.
 /// - Threading: a stream is made on an actor (the main actor in top-level code and in
 ///   `@MainActor` types), and changes are delivered on that actor, one at a time, in order; the
-///   system's events are read and translated on a private serial queue (on Linux, the queue of
-///   the process's inotify instance, which the package's poller thread reads, with no switch),
-///   from which each change hops once to the actor. Code that is not isolated to an actor cannot make a stream. The stream is not
+///   system's events are read and translated one at a time where they are read (on Linux, by
+///   the package's poller thread, in the turn of the process's inotify instance; on Apple
+///   platforms, on a private serial queue), from which each change hops once to the actor (not
+///   at all when that thread runs the actor: the main thread under `MainLoop.run()`). Code that
+///   is not isolated to an actor cannot make a stream. The stream is not
 ///   `Sendable`: subscribe and unsubscribe on that actor; once `unsubscribe()` returns, that
 ///   subscription receives nothing more.
 /// - On the reading thread: ``changes(at:on:_:)`` and ``changes(of:on:_:)`` with
@@ -101,7 +103,7 @@ public enum FileWatch {
   /// ``FileDescriptors``):
   ///
   /// - Threading: callable from any isolation. `next` is `@Sendable` and runs on the thread that
-  ///   read the system's events (on Linux, the package's poller thread, on the queue of the
+  ///   read the system's events (on Linux, the package's poller thread, in the turn of the
   ///   process's inotify instance; on Apple platforms, the watch's file-system sources' queue),
   ///   one change at a time, in the order the system reported them, never two at once. Keep it
   ///   short: it holds up the changes of every watch behind it (on Linux, and the descriptor
@@ -152,8 +154,8 @@ public enum FileWatch {
     DispatchQueue(label: "IndefiniteObservable.FileWatch")
   }
 
-  /// The emitter through which a watch's changes fan out to its subscriptions, sent on the
-  /// watch's serial queue; a watch may have any number of subscribers. It keeps no last value.
+  /// The emitter through which a watch's changes fan out to its subscriptions, sent one at a
+  /// time where the watch reads its events; a watch may have any number of subscribers. It keeps no last value.
   static func makeFanOut() -> SendableEmitter<FileChange> {
     let changes = SendableEmitter<FileChange>(keepsLastValue: false)
     changes.maxSubscribers = .max
@@ -167,7 +169,8 @@ public enum FileWatch {
   ) -> (ObserverGate<FileChange>) -> Disconnect {
     { gate in
       let subscription = watcher.changes.subscribe(on: .sendingThread, replayingLast: false) {
-        gate.send($0)
+        // On the main thread (`MainLoop.run()`), a main-actor gate delivers at once.
+        gate.sendFromCurrentThread($0)
       }
       return {
         subscription.unsubscribe()

@@ -11,7 +11,7 @@
 
   /// The system watch behind a ``FileWatch`` stream, on Linux: watches in the process's one
   /// inotify instance (see ``Inotify``), whose events for them (and only those) are translated
-  /// on the queue that read them and fan out to the stream's subscriptions through a
+  /// on the thread that read them, in the instance's turn, and fan out to the stream's subscriptions through a
   /// `SendableEmitter`: one thread switch, from that queue to each subscriber's actor.
   ///
   /// Everything is released synchronously when the watcher is: its inotify watches, with their
@@ -24,7 +24,7 @@
     private let receiver: InotifyReceiver
 
     /// Watches `path`: the file there, and its name in its parent directory. (`queue` is the
-    /// Apple platforms' watch queue; here the inotify instance's queue does its work.)
+    /// Apple platforms' watch queue; here the work runs in the inotify instance's turn.)
     init(path: String, queue _: DispatchQueue) throws(FileWatchError) {
       switch System.status(path: path) {
       case .success: break
@@ -50,7 +50,7 @@
       }
       let translator = PathTranslator(
         inotify: inotify, receiver: receiver, path: path, directory: directory, name: name,
-        fileWatch: fileWatch, directoryWatch: directoryWatch, queue: inotify.queue,
+        fileWatch: fileWatch, directoryWatch: directoryWatch,
         send: { [changes] in changes.send($0) })
       self.translator = translator
       self.receiver = receiver

@@ -1,5 +1,4 @@
 #if os(Linux) || os(Android)
-  import Dispatch
   import IndefiniteObservable
   import Multicast
 
@@ -44,21 +43,21 @@
       }
     }
 
-    /// The serial queue on which the instance's events are read, and every watch translates
-    /// them and runs its directory checks.
-    var queue: DispatchQueue { channel.queue }
+    /// Runs `body` in the instance's turn (``ProcessChannel/serially(_:)``), where its events
+    /// are read and every watch translates them: a watch's directory checks run there too.
+    func serially<Result>(_ body: () -> Result) -> Result { channel.serially(body) }
 
     private init(fd: Int32) {
       self.fd = fd
       let routes = LockedState<[Int32: [InotifyReceiver]]>([:])
       self.routes = routes
-      channel = ProcessChannel(fd: fd, label: "IndefiniteObservable.FileWatch") { bytes in
+      channel = ProcessChannel(fd: fd) { bytes in
         Self.route(InotifyEvent.parse(bytes), through: routes)
       }
     }
 
     /// Hands each receiver the events of `batch` for its watch descriptors, in order, on the
-    /// queue that read them (no hop); events of descriptors with no receiver (given back
+    /// thread that read them, in the instance's turn (no hop); events of descriptors with no receiver (given back
     /// already) are dropped.
     private static func route(
       _ batch: [InotifyEvent], through routes: LockedState<[Int32: [InotifyReceiver]]>

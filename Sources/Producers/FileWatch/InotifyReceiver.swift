@@ -1,5 +1,4 @@
 #if os(Linux) || os(Android)
-  import Dispatch
   import IndefiniteObservable
   import Multicast
 
@@ -9,8 +8,8 @@
     import Musl
   #endif
 
-  /// Where the events of one watch's watch descriptors go: its translator, on the queue that
-  /// read them (the instance's), and the changes found to its emitter, which hands each to its
+  /// Where the events of one watch's watch descriptors go: its translator, on the thread that
+  /// read them (in the instance's turn), and the changes found to its emitter, which hands each to its
   /// subscribers' actors: one thread switch from the read to the subscriber.
   ///
   /// Made before the watch's first `add` (the instance routes to it from then on) and started
@@ -21,7 +20,7 @@
       var translator: (any InotifyTranslator)?
       var changes: SendableEmitter<FileChange>?
     }
-    // Set once by `start`, read on the instance's queue.
+    // Set once by `start`, read in the instance's turn.
     private let target = LockedState(Target())
 
     init() {}
@@ -42,16 +41,16 @@
       withExtendedLifetime(old) {}
     }
 
-    /// Tells the translator that the system dropped events, and sends what it finds, on the
-    /// instance's queue.
+    /// Tells the translator that the system dropped events, and sends what it finds, in the
+    /// instance's turn.
     func receiveLostEvents() {
       let target = self.target.withLock { $0 }
       guard let translator = target.translator, let changes = target.changes else { return }
       for change in translator.changesAfterLostEvents() { changes.send(change) }
     }
 
-    /// Translates `events` (all of this receiver's watch descriptors) now, on the instance's
-    /// queue, which read them.
+    /// Translates `events` (all of this receiver's watch descriptors) now, on the thread that
+    /// read them, in the instance's turn.
     func receive(_ events: [InotifyEvent]) {
       let target = self.target.withLock { $0 }
       guard let translator = target.translator, let changes = target.changes else { return }

@@ -1,5 +1,4 @@
 #if os(Linux) || os(Android)
-  import Dispatch
   import IndefiniteObservable
   import Multicast
 
@@ -9,8 +8,8 @@
     import Musl
   #endif
 
-  /// Turns the events of one watch into changes, on the serial queue that read them (the
-  /// inotify instance's), and gives its watch descriptors back when the watch goes.
+  /// Turns the events of one watch into changes, on the thread that read them, in the inotify
+  /// instance's turn (one thread at a time), and gives its watch descriptors back when the watch goes.
   ///
   /// A class: its existential is a reference, which an event's way copies with a retain (an
   /// existential of any type is copied through its type's value witnesses).

@@ -1,5 +1,4 @@
 #if os(Linux) || os(Android)
-  import Dispatch
   import IndefiniteObservable
   import Multicast
 
@@ -53,28 +52,25 @@
     private let path: String
     private let directory: String
     private let name: String
-    private let queue: DispatchQueue
     private let send: @Sendable (FileChange) -> Void
-    // The watches change on the inotify instance's queue and are given back by `close` from any
+    // The watches change in the inotify instance's turn and are given back by `close` from any
     // thread, so they live in a lock with whether the watch has been closed.
     private let watches: LockedState<Watches>
 
     /// How often a watch with no file at its path checks its directory.
     static let directoryCheckInterval = Duration.milliseconds(250)
 
-    /// Translates the events of `fileWatch` and `directoryWatch` on `queue`, where it also checks
-    /// the directory and sends the changes that a check finds.
+    /// Translates the events of `fileWatch` and `directoryWatch` in the turn of `inotify`,
+    /// where it also checks the directory and sends the changes that a check finds.
     init(
       inotify: Inotify, receiver: InotifyReceiver, path: String, directory: String, name: String,
-      fileWatch: Int32, directoryWatch: Int32, queue: DispatchQueue,
-      send: @escaping @Sendable (FileChange) -> Void
+      fileWatch: Int32, directoryWatch: Int32, send: @escaping @Sendable (FileChange) -> Void
     ) {
       self.inotify = inotify
       self.receiver = receiver
       self.path = path
       self.directory = directory
       self.name = name
-      self.queue = queue
       self.send = send
       self.watches = LockedState(Watches(file: fileWatch, directory: directoryWatch))
     }
@@ -160,21 +156,22 @@
       if starts { scheduleCheck() }
     }
 
-    /// Arms the alarm of the checks (made the first time), which runs the next check on the
-    /// watch's queue: the module's one timer mechanism, on Dispatch's clock.
+    /// Arms the alarm of the checks (made the first time), which runs the next check in the
+    /// inotify instance's turn: the module's one timer mechanism, on Dispatch's clock.
     private func scheduleCheck() {
       let checks = watches.withLock { watches -> (any Alarm)? in
         guard !watches.isClosed else { return nil }
         if watches.checks == nil {
           watches.checks = DispatchAlarm(
-            gate: ObserverGate { [self] _ in checkDirectory() }, leeway: .zero, queue: queue)
+            gate: ObserverGate { [self] _ in inotify.serially { checkDirectory() } },
+            leeway: .zero)
         }
         return watches.checks
       }
       checks?.arm(after: Self.directoryCheckInterval, repeating: nil)
     }
 
-    /// One check, on the inotify instance's queue: the system gives the watch of the directory
+    /// One check, in the inotify instance's turn: the system gives the watch of the directory
     /// at the path, which is the one held when that is the directory watched.
     private func checkDirectory() {
       let check = watches.withLock { watches -> DirectoryCheck in

@@ -217,11 +217,7 @@ private final class NotificationDelivery<Value: Sendable>: Sendable {
       }
     }
     guard !gate.isClosed, let value = transform(notification) else { return }
-    if MainQueue.isCurrent {
-      // Posted on the main actor: a main-actor gate delivers at once, any other hops.
-      MainActor.assumeIsolated { _ = gate.send(value) }
-    } else {
-      gate.send(value)
-    }
+    // Posted on the main actor: a main-actor gate delivers at once, any other hops.
+    gate.sendFromCurrentThread(value)
   }
 }

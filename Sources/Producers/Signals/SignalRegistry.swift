@@ -56,7 +56,7 @@ final class SignalRegistry: Sendable {
       case .failure(let errno): throw .pipeFailed(errno)
       }
       SignalHandler.setPipe(writeEnd: ends.write)
-      state.channel = ProcessChannel(fd: ends.read, label: "IndefiniteObservable.Signals") {
+      state.channel = ProcessChannel(fd: ends.read) {
         numbers in
         for number in numbers { self.deliver(Int32(number)) }
       }
@@ -67,7 +67,8 @@ final class SignalRegistry: Sendable {
   private func deliver(_ number: Int32) {
     guard let gates = state.withLock({ $0.installations[number]?.gates }) else { return }
     let signal = UnixSignal(rawValue: number)
-    for gate in gates { gate.send(signal) }
+    // Read on the main thread (`MainLoop.run()`), a main-actor gate delivers at once.
+    for gate in gates { gate.sendFromCurrentThread(signal) }
   }
 
   /// Connects `gate` to the deliveries of `signals`, installing the handler of each signal that
@@ -75,8 +76,8 @@ final class SignalRegistry: Sendable {
   /// it was the last subscriber of (``GatedConnection`` closes the gate before).
   ///
   /// Deliveries already in the pipe go to the earlier subscribers first, so a new subscription
-  /// does not receive a signal that was handled before it subscribed; a subscription made on
-  /// the reading queue itself (by a `.sendingThread` subscriber, while it receives a signal)
+  /// does not receive a signal that was handled before it subscribed; a subscription made in
+  /// the pipe's turn itself (by a `.sendingThread` subscriber, while it receives a signal)
   /// may receive the signals read with that one. Once this returns, a signal sent to the
   /// process reaches the subscriber.
   func connect(_ gate: ObserverGate<UnixSignal>, to signals: Set<Int32>) -> Disconnect {

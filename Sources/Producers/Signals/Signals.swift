@@ -98,8 +98,8 @@ public enum Signals {
   ///   call of `next` begins after it returns (one under way on another thread may finish), and
   ///   the last subscription of a signal puts its previous disposition back. Dropping the
   ///   subscription does not unsubscribe: the handler then stays installed.
-  /// - A subscription made inside `next` (on the reading queue) may receive the signals read
-  ///   together with the one `next` is receiving.
+  /// - A subscription made inside `next` (where the signal pipe is read) may receive the
+  ///   signals read together with the one `next` is receiving.
   ///
   /// - Throws: ``SignalError`` for a signal that cannot be caught or does not exist, for an
   ///   empty list, and when the process has no descriptor left for the signal pipe; nothing is

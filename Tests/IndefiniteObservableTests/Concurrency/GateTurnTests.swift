@@ -59,6 +59,23 @@ import Testing
     subscription.unsubscribe()
   }
 
+  /// A producer's callback with no static isolation, on the main thread: `sendFromCurrentThread`
+  /// reaches a main-actor gate before it returns, where `send` (isolation nil) hops; from another
+  /// thread, both hop.
+  @Test func aSendFromTheCurrentThreadOnTheMainActorIsSynchronous() async {
+    var seen: [Int] = []
+    let gate = ObserverGate<Int>(isolation: MainActor.shared) { seen.append($0) }
+    systemCallback { gate.send(1) }
+    #expect(seen == [])
+    systemCallback { gate.sendFromCurrentThread(2) }
+    #expect(seen == [1, 2])
+    onAnotherThread { gate.sendFromCurrentThread(3) }
+    #expect(seen == [1, 2])
+    while seen.count < 3 { await Task.yield() }
+    #expect(seen == [1, 2, 3])
+    gate.close()
+  }
+
   /// A send from the subscriber's actor comes after the values that were waiting for their hop,
   /// and all of them arrive before it returns.
   @Test func aSendFromTheActorDeliversWhatWaitedFirstThenItsOwnValue() {
@@ -205,3 +222,7 @@ private actor Listener {
     ObserverGate(isolation: self) { _ in self.seen.append(Sender.name) }
   }
 }
+
+/// Calls `body` as a system's callback would: a `@Sendable` closure, nonisolated, on the
+/// calling thread.
+private func systemCallback(_ body: @Sendable () -> Void) { body() }

@@ -1,15 +1,15 @@
 // follow-layers LAYER FILE: prints what is appended to FILE, through one more layer of the
-// library at each step, for `Benchmarks/follow-vs-tail --layers`. Beside the floor
-// (Benchmarks/floor/follow-floor.swift: a `poll` thread reading inotify, one hop to the main
-// queue, `pread` and `write`) and `follow`, each layer's cost per event is the difference
-// between two neighbours:
+// library at each step, for `Benchmarks/follow-vs-tail --layers`. Each runs `MainLoop.run()`, as
+// `follow` does, so the main thread reads inotify and every layer runs there, with no hop.
+// Beside the floor with no hop (Benchmarks/floor/follow-floor.swift --no-hop: `poll`, `read`,
+// `pread` and `write` on one thread) and `follow`, each layer's cost per event is the
+// difference between two neighbours:
 //
 //   watch-on-sending-thread  FileWatch.changes(at:on: .sendingThread) on the thread that read
-//                            inotify (the package's poller), then the floor's hop
-//                            (`DispatchQueue.main.async`), `pread` and `write`: FileWatch's
+//                            inotify (the main thread), then `pread` and `write`: FileWatch's
 //                            reading, demultiplexing and translation.
-//   watch                    FileWatch.changes(at:) delivered on the main actor (its gate's
-//                            hop), then `pread` and `write`.
+//   watch                    FileWatch.changes(at:) delivered on the main actor (in the same
+//                            call, through its gate), then `pread` and `write`.
 //   watch+bytes              the same watch sending the refill of FileDescriptors.bytes(of:
 //                            ownership:refill:), whose reader reads on the main actor and hands
 //                            the chunk over in the same call: FileReader's pass.
@@ -78,7 +78,7 @@ do {
     subscriptions.append(
       try FileWatch.changes(at: path, on: .sendingThread) { change in
         guard change == .modified else { return }
-        DispatchQueue.main.async { MainActor.assumeIsolated { Copier.copyAppended() } }
+        MainActor.assumeIsolated { Copier.copyAppended() }
       })
   case "watch":
     subscriptions.append(
@@ -100,4 +100,8 @@ do {
 } catch {
   fail("follow-layers: \(error)", status: 1)
 }
-dispatchMain()
+do {
+  try MainLoop.run()
+} catch {
+  fail("follow-layers: \(error)", status: 1)
+}

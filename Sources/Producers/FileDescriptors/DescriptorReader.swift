@@ -16,7 +16,7 @@ import Synchronization
 /// turns, one at a time, each inside ``withTurn(_:)``, which holds the reader's lock: so the
 /// reader's state (a decoder, a file position) needs no confinement of its own, and ``end()``
 /// never closes the descriptor under a read. A reader hands over the values of one turn with
-/// ``deliver(_:then:isolation:)``, and asks for its next turn only in the continuation, which
+/// ``deliver(_:then:status:isolation:)``, and asks for its next turn only in the continuation, which
 /// runs once the subscriber has received them (the gate runs it on the actor, after the
 /// values): so a reader never reads ahead of a busy actor, holds one chunk at a time, and takes
 /// turns with the other work of that actor (a timer's tick, another stream's chunk).
@@ -105,7 +105,7 @@ final class DescriptorReader<Value: Sendable, State: Sendable>: Sendable {
   }
 
   /// Reports a status to the subscriber, on its actor, after the values handed over before
-  /// (before this returns when sent from that actor, as ``deliver(_:then:isolation:)``).
+  /// (before this returns when sent from that actor, as ``deliver(_:then:status:isolation:)``).
   func report(_ status: DescriptorStatus, isolation: isolated (any Actor)? = #isolation) {
     send(.status(status))
   }
@@ -156,7 +156,7 @@ final class DescriptorReader<Value: Sendable, State: Sendable>: Sendable {
     LiveResources.closed(.descriptors)
   }
 
-  /// ``deliver(_:then:isolation:)``, from a thread of no actor, for a subscriber that uses the
+  /// ``deliver(_:then:status:isolation:)``, from a thread of no actor, for a subscriber that uses the
   /// descriptor in its call: a readiness report on `.sendingThread`, whose subscriber reads or
   /// writes the descriptor there. An end during that call (an unsubscribe on another thread,
   /// or in the call) gives the descriptor back, closing it, only once the call has returned,

@@ -20,7 +20,7 @@ import Multicast
 /// reader uses `pread` with its own offset so it never moves the descriptor's offset. A pass is a series of turns of about one
 /// chunk each; a turn that reads the file's end in the same turn reports it with its values.
 /// The next turn is asked for once the subscriber has received the values of the last
-/// (``DescriptorReader/deliver(_:then:isolation:)``), on the poller's thread, so a long file
+/// (``DescriptorReader/deliver(_:then:status:isolation:)``), on the poller's thread, so a long file
 /// takes turns with the other work of the subscriber's actor and is never read ahead of it. A
 /// refill asked for during a pass makes the pass read on to the new end.
 ///

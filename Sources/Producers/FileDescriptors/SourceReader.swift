@@ -16,7 +16,7 @@ import Multicast
 /// descriptor readable: one thread switch from there to the subscriber's actor. Each turn reads
 /// while `poll` says a read would not block, up to one chunk's worth of bytes, and hands their
 /// values to the subscriber's actor; the next turn is asked for once the subscriber has
-/// received them (``DescriptorReader/deliver(_:then:isolation:)``), so a busy actor is never
+/// received them (``DescriptorReader/deliver(_:then:status:isolation:)``), so a busy actor is never
 /// read ahead of. The turns stop at end of file (reported) or at a failure (reported). (Not
 /// with a Dispatch read source: see ``DescriptorPoller`` for the crash that they cause on
 /// Linux.)

@@ -113,7 +113,7 @@ public final class DeferredFuture<Value: Sendable>: Sendable {
             defer { delivered = true }
             return !delivered
           }
-          if first { _ = gate.deliverFromCurrentSender(value) }
+          if first { _ = gate.sendFromCurrentThread(value) }
         }
       }
       return {

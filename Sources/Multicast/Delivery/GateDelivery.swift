@@ -15,6 +15,6 @@ final class GateDelivery<T: Sendable>: Sendable {
   /// Hands `value` to the gate, from a sender that set its isolation with `SendingIsolation`.
   @inlinable
   func deliver(_ value: T) {
-    _ = gate.deliverFromCurrentSender(value)
+    _ = gate.sendFromCurrentThread(value)
   }
 }

@@ -188,13 +188,6 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
     deliver(value, isSenderOn: SendingIsolation.runs)
   }
 
-  /// `send`, for a sender whose isolation ``SendingIsolation`` knows: the one it recorded on
-  /// this thread, or the main actor when this thread runs the main queue.
-  @inlinable
-  func deliverFromCurrentSender(_ value: Value) -> Bool {
-    sendFromCurrentThread(value)
-  }
-
   /// Delivers `value`; `isSenderOn(actor)` says whether the caller runs isolated to the gate's
   /// actor.
   @inlinable

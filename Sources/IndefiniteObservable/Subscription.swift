@@ -1,33 +1,40 @@
-import Synchronization
-
 /// The connection between one observer and its stream, returned by `subscribe`.
 ///
-/// ``unsubscribe()`` calls the stream's disconnect exactly once, however often and from however
-/// many threads it is called, then releases the disconnect chain (and with it everything the
-/// chain kept alive, such as upstream observables of an operator chain).
+/// ``unsubscribe()`` calls the stream's disconnect exactly once, however often it is called,
+/// then releases the disconnect chain (and with it everything the chain kept alive, such as
+/// upstream observables of an operator chain).
 ///
 /// Dropping a subscription does **not** unsubscribe: subscriptions are attach-and-forget. A
 /// stream stays connected until ``unsubscribe()`` is called or its source lets go of the
 /// observer. Keep the subscription (for example in an array) if you will want to stop.
 ///
-/// - Threading: `unsubscribe()` may be called from any thread; the disconnect closure runs on the
-///   calling thread, after an internal lock has been released, so a disconnect may itself call
-///   `unsubscribe()` (it returns at once). Whether a given disconnect may run on another thread
-///   than the one that subscribed is up to its stream; the producers of this package allow it.
-public final class Subscription: @unchecked Sendable {
-  // `@unchecked Sendable` (one of the four hand-proved claims of the core and Multicast): after
-  // `init`, `disconnect` is read and cleared only by the one call of `unsubscribe()` that wins the
-  // exchange of `ended`; no other thread touches it. No lock: a subscription is a single small
-  // allocation. The disconnect itself is not `Sendable`; calling it on another thread is the
-  // contract each stream documents (the package's own allow it). A breach shows as a double
-  // call in SubscriptionTests.concurrentUnsubscribesCallDisconnectOnce, and as a race under
-  // ThreadSanitizer (`.ci/run`) in MulticastStressTests.
-  private let ended = Atomic(false)
+/// - Threading: not `Sendable`, because its disconnect is any closure, and may touch state that
+///   belongs to the isolation that subscribed (the callback list of a main-actor object, say).
+///   The compiler keeps it there: a subscription can reach another thread only where region
+///   isolation proves that nothing else there refers to what it holds (`sending`). A source
+///   whose disconnect is safe from any thread returns a ``SendableSubscription`` instead, which
+///   any thread may end; `Subscription(_:)` turns one into this type, for a list of both.
+///   A disconnect may itself call `unsubscribe()`: it returns at once.
+public final class Subscription {
+  /// What ends the stream: nil once ``unsubscribe()`` has taken it.
   private var disconnect: Disconnect?
+  /// The sendable subscription this one forwards to, if made from one, so that
+  /// ``isUnsubscribed`` also sees it ended elsewhere.
+  private let forwarded: SendableSubscription?
 
   /// Creates a subscription that will call `disconnect` on the first ``unsubscribe()``.
   public init(_ disconnect: @escaping () -> Void) {
     self.disconnect = disconnect
+    forwarded = nil
+    LiveResources.opened(.subscriptions)
+  }
+
+  /// Creates a subscription that ends `subscription`: for keeping sendable and single-isolation
+  /// subscriptions in one list, or in one ``Subscription``-typed property. It is ended when
+  /// either is: ``isUnsubscribed`` reads `subscription`'s state too.
+  public init(_ subscription: SendableSubscription) {
+    disconnect = subscription.unsubscribe
+    forwarded = subscription
     LiveResources.opened(.subscriptions)
   }
 
@@ -38,14 +45,14 @@ public final class Subscription: @unchecked Sendable {
   /// When the stream's source honours its disconnect synchronously, as every source in this
   /// package does, no value reaches the observer after this method returns.
   public func unsubscribe() {
-    guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
-    // `if let` moves the closure out; calling `take()` through `?()` retained it for the call.
-    if let disconnect = self.disconnect.take() { disconnect() }
+    // `if let` moves the closure out, so a disconnect that calls `unsubscribe()` finds none.
+    if let disconnect = disconnect.take() { disconnect() }
   }
 
-  /// Whether ``unsubscribe()`` has been called.
+  /// Whether ``unsubscribe()`` has been called (or, for one made from a
+  /// ``SendableSubscription``, whether that one has ended).
   public var isUnsubscribed: Bool {
-    ended.load(ordering: .acquiring)
+    disconnect == nil || forwarded?.isUnsubscribed == true
   }
 }
 

@@ -178,7 +178,7 @@ public enum Timers {
     clock: some Clock<Duration> = ContinuousClock(),
     on delivery: SynchronousDelivery,
     _ next: @escaping @Sendable (Tick) -> Void
-  ) -> Subscription {
+  ) -> SendableSubscription {
     let interval = clamped(interval)
     return GatedConnection.subscription(ObserverGate(next)) { gate in
       start(gate, on: nil, after: interval, repeating: interval, leeway: leeway, clock: clock)
@@ -205,7 +205,7 @@ public enum Timers {
     clock: some Clock<Duration> = ContinuousClock(),
     on delivery: SynchronousDelivery,
     _ next: @escaping @Sendable (Tick) -> Void
-  ) throws(TimerError) -> Subscription {
+  ) throws(TimerError) -> SendableSubscription {
     every(try interval(seconds: seconds), leeway: leeway, clock: clock, on: delivery, next)
   }
 
@@ -228,7 +228,7 @@ public enum Timers {
     clock: some Clock<Duration> = ContinuousClock(),
     on delivery: SynchronousDelivery,
     _ next: @escaping @Sendable (Tick) -> Void
-  ) -> Subscription {
+  ) -> SendableSubscription {
     GatedConnection.subscription(ObserverGate(next)) { gate in
       start(gate, on: nil, after: delay, repeating: nil, leeway: leeway, clock: clock)
     }
@@ -259,7 +259,7 @@ public enum Timers {
     repeating interval: Duration?,
     leeway: Duration,
     clock: some Clock<Duration>
-  ) -> Disconnect {
+  ) -> @Sendable () -> Void {
     let alarm = makeAlarm(
       clock: clock, leeway: leeway, firing: gate, on: actor, once: interval == nil)
     alarm.arm(after: delay, repeating: interval)

@@ -47,7 +47,7 @@ import Producers
   private let print: ([String]) -> Void
   private let printText: ((UnsafeRawBufferPointer, Int) -> Void)?
   /// The path's watch, and the delivery of its changes to the main actor.
-  private var watching: [Subscription] = []
+  private var watching: [SendableSubscription] = []
   /// Looks at the path again while there is no file to read there.
   private var retrying: Subscription?
   /// What was said about the path having no file to read, until one is read again.
@@ -148,7 +148,7 @@ import Producers
       [unowned self] change in
       self.pathChanged(change.change, opened: change.opened)
     }
-    let watch: Subscription
+    let watch: SendableSubscription
     do {
       watch = try FileWatch.changes(at: path, on: .sendingThread) { [path] change in
         let opens = change == .created || change == .replaced
@@ -161,7 +161,7 @@ import Producers
       throw error
     }
     stopWatchingPath()
-    watching = [watch, Subscription { delivery.close() }]
+    watching = [watch, SendableSubscription { delivery.close() }]
   }
 
   /// Ends the path's watch, then the delivery of its changes: none is taken in after this.

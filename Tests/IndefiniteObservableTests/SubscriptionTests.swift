@@ -29,7 +29,7 @@ import Testing
     }
     for _ in 0..<200 {
       let counter = Counter()
-      let subscription = Subscription { counter.increment() }
+      let subscription = SendableSubscription { counter.increment() }
       DispatchQueue.concurrentPerform(iterations: 8) { _ in subscription.unsubscribe() }
       #expect(counter.value == 1)
     }

@@ -149,7 +149,7 @@ import Testing
       close(pipe.write)
     }
     let seen = Seen<[UInt8]>()
-    let own = LockedState<Subscription?>(nil)
+    let own = LockedState<SendableSubscription?>(nil)
     let subscription = try FileDescriptors.bytes(
       of: pipe.read, ownership: .callerCloses, on: .sendingThread,
       next: { chunk in
@@ -228,7 +228,7 @@ import Testing
     let inCall = DispatchSemaphore(value: 0)
     let unsubscribed = DispatchSemaphore(value: 0)
     let openAfterUnsubscribe = Recorder<Bool>()
-    let own = LockedState<Subscription?>(nil)
+    let own = LockedState<SendableSubscription?>(nil)
     let subscription = try FileDescriptors.readable(
       pipe.read, ownership: .streamCloses, on: .sendingThread
     ) { available in
@@ -261,7 +261,7 @@ import Testing
     }
     for events in ["readable", "writable"] {
       let reports = Recorder<Int>()
-      let own = LockedState<Subscription?>(nil)
+      let own = LockedState<SendableSubscription?>(nil)
       // How many reports had come when the subscriber's unsubscribe returned.
       let heardWhenUnsubscribed = Recorder<Int>()
       let next: @Sendable (Int) -> Void = { room in

@@ -138,7 +138,7 @@ import Testing
     let path = directory.file("app.log")
     append("x\n", to: path)
     let seen = Seen()
-    let own = LockedState<Subscription?>(nil)
+    let own = LockedState<SendableSubscription?>(nil)
     let subscription = try FileWatch.changes(at: path, on: .sendingThread) { change in
       seen.record(change)
       own.withLock { $0 }?.unsubscribe()

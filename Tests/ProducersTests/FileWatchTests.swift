@@ -197,7 +197,10 @@ import Testing
     }
     var model: Model? = Model()
     model!.bag.insert(changes.subscribe { _ in })
-    let own = changes.subscribe { [model] _ in _ = model }
+    // `nonisolated(unsafe)`: ended on another thread, which a watch's stream allows (its
+    // disconnect closes a gate and the watch, both thread-safe); the compiler cannot know that
+    // of an actor stream.
+    nonisolated(unsafe) let own = changes.subscribe { [model] _ in _ = model }
     model = nil
     let finished = DispatchSemaphore(value: 0)
     let unsubscribing = Thread {

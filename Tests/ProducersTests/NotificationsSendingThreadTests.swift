@@ -57,7 +57,7 @@ private let pong = Notification.Name("NotificationsSendingThreadTests.pong")
   @Test func aSubscriberMayUnsubscribeItselfAndHearsNothingAfter() {
     let center = NotificationCenter()
     let names = Recorder<Notification.Name>()
-    let own = LockedState<Subscription?>(nil)
+    let own = LockedState<SendableSubscription?>(nil)
     let subscription = Notifications.named(ping, center: center, on: .sendingThread) { name in
       names.record(name)
       own.withLock { $0 }?.unsubscribe()

@@ -60,7 +60,7 @@ extension SignalsTests {
   @Test func aSendingThreadSubscriberMayUnsubscribeItselfAndReceivesNothingAfter() throws {
     try withHarmlessHandlers(.user1) {
       let recorder = Recorder<UnixSignal>()
-      let own = LockedState<Subscription?>(nil)
+      let own = LockedState<SendableSubscription?>(nil)
       let subscription = try Signals.deliveries(of: .user1, on: .sendingThread) { signal in
         recorder.record(signal)
         own.withLock { $0 }?.unsubscribe()
@@ -86,7 +86,7 @@ extension SignalsTests {
   @Test func aSendingThreadSubscriberMaySubscribeToAnotherSignal() throws {
     try withHarmlessHandlers(.user1, .user2) {
       let user2 = Recorder<UnixSignal>()
-      let inner = LockedState<Subscription?>(nil)
+      let inner = LockedState<SendableSubscription?>(nil)
       let subscribed = Recorder<Bool>()
       let outer = try Signals.deliveries(of: .user1, on: .sendingThread) { _ in
         let made = try? Signals.deliveries(of: .user2, on: .sendingThread, user2.record)

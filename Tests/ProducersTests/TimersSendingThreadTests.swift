@@ -51,7 +51,7 @@ import Testing
   @Test func aSubscriberMayUnsubscribeItselfAndNothingIsDeliveredAfter() async {
     let clock = ManualClock()
     let ticks = Recorder<Int>()
-    let own = LockedState<Subscription?>(nil)
+    let own = LockedState<SendableSubscription?>(nil)
     let subscription = Timers.every(.seconds(1), clock: clock, on: .sendingThread) { tick in
       ticks.record(tick.index)
       if tick.index == 2 { own.withLock { $0 }?.unsubscribe() }
@@ -77,7 +77,7 @@ import Testing
 
   @Test func aRepeatingDispatchTimerStopsWhenItsSubscriberUnsubscribesItself() async throws {
     let ticks = Recorder<Tick>()
-    let own = LockedState<Subscription?>(nil)
+    let own = LockedState<SendableSubscription?>(nil)
     // How many ticks had come when the subscriber's unsubscribe returned.
     let heardWhenUnsubscribed = Recorder<Int>()
     let subscription = Timers.every(.milliseconds(1), on: .sendingThread) { tick in

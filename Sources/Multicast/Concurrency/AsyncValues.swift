@@ -63,36 +63,58 @@ public struct AsyncValues<Element: Sendable>: AsyncSequence {
     let (stream, continuation) = AsyncStream.makeStream(
       of: Element.self, bufferingPolicy: bufferingPolicy)
     let subscription = observable.subscribe { _ = continuation.yield($0) }
-    // Called when the iterating task is cancelled and when the iterator is dropped.
-    continuation.onTermination = { _ in subscription.unsubscribe() }
-    return Iterator(base: stream.makeAsyncIterator())
+    return Iterator(base: stream.makeAsyncIterator(), subscription: IteratorSubscription(subscription))
   }
 
   /// Iterates over the values of one subscription; dropping it unsubscribes.
+  ///
+  /// The subscription is ended where the iterator lives (the iterating task, in its
+  /// isolation), never from the thread that cancels the task: a stream's disconnect may touch
+  /// state of the isolation that subscribed, so it is not called from a continuation's
+  /// `onTermination`, which runs on the cancelling thread.
   public struct Iterator: AsyncIteratorProtocol {
     /// Iteration never throws.
     public typealias Failure = Never
 
     @usableFromInline var base: AsyncStream<Element>.Iterator
+    @usableFromInline let subscription: IteratorSubscription
 
-    init(base: AsyncStream<Element>.Iterator) {
+    init(base: AsyncStream<Element>.Iterator, subscription: IteratorSubscription) {
       self.base = base
+      self.subscription = subscription
     }
 
     /// The next value, waiting for it if none is buffered; nil once the task is cancelled,
     /// even when values are still buffered (they are dropped with the iterator).
     @inlinable
     public mutating func next() async -> Element? {
-      if Task.isCancelled { return nil }
-      return await base.next()
+      if !Task.isCancelled, let value = await base.next() { return value }
+      subscription.end()
+      return nil
     }
 
     /// The next value, waiting on `actor`'s executor: no hop away from the caller's isolation.
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
-      if Task.isCancelled { return nil }
-      return await base.next(isolation: actor)
+      if !Task.isCancelled, let value = await base.next(isolation: actor) { return value }
+      subscription.end()
+      return nil
     }
   }
+}
+
+/// The subscription of an ``AsyncValues/Iterator``: ended by the iterator's last `next()`, or
+/// when the iterator is released, on the iterating task either way.
+@usableFromInline final class IteratorSubscription {
+  @usableFromInline let subscription: Subscription
+
+  init(_ subscription: Subscription) {
+    self.subscription = subscription
+  }
+
+  deinit { subscription.unsubscribe() }
+
+  /// Ends the subscription.
+  @usableFromInline func end() { subscription.unsubscribe() }
 }

@@ -19,7 +19,7 @@ extension MulticastStorage where T: Sendable {
     isolation: isolated any Actor,
     _ entry: (GateDelivery<T>) -> MulticastSubscriber<T>,
     _ next: @escaping (T) -> Void
-  ) -> Subscription {
+  ) -> SendableSubscription {
     let stateHolder = DeliveryStateHolder()
     let countsHere = limit.map { $0 > 0 } ?? false
     stateHolder.left = countsHere ? limit : nil
@@ -39,7 +39,7 @@ extension MulticastStorage where T: Sendable {
         entry(feed), replay: replayingLast, limit: countsHere ? nil : limit)
     }
     stateHolder.state = state
-    let end = {
+    let end = { @Sendable in
       gate.close()
       disconnect()
     }
@@ -49,7 +49,7 @@ extension MulticastStorage where T: Sendable {
       // Released by `gate.close()`, which every end of the subscription calls.
       stateHolder.endAtLimit = end
     }
-    return Subscription(end)
+    return SendableSubscription(end)
   }
 }
 

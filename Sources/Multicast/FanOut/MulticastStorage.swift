@@ -233,7 +233,7 @@ public final class MulticastStorage<T>: @unchecked Sendable {
     queue: DispatchQueue? = nil,
     replay: Bool = false,
     limit: Int? = nil
-  ) -> Disconnect {
+  ) -> @Sendable () -> Void {
     subscribeReportingState(subscriber, queue: queue, replay: replay, limit: limit).disconnect
   }
 
@@ -245,7 +245,7 @@ public final class MulticastStorage<T>: @unchecked Sendable {
     queue: DispatchQueue? = nil,
     replay: Bool = false,
     limit: Int? = nil
-  ) -> (disconnect: Disconnect, state: DeliveryState) {
+  ) -> (disconnect: @Sendable () -> Void, state: DeliveryState) {
     if let limit, limit <= 0 {
       return (noopDisconnect, DeliveryState(state: DeliveryState.ended, remaining: 0))
     }
@@ -292,7 +292,7 @@ public final class MulticastStorage<T>: @unchecked Sendable {
     // every subscription, so all that a subscription left behind keeps is this small object. A
     // strong reference rather than a weak one: a weak reference gives the storage a side table,
     // which LeakSanitizer reports as a leak when the storage lives as long as the process.
-    let disconnect = {
+    let disconnect = { @Sendable in
       state.end()
       self.remove(state)
     }

@@ -96,8 +96,8 @@ extension MulticastSource where Value: Sendable {
     replayingLast: Bool = Self.replaysLastByDefault,
     limit: Int? = nil,
     _ next: @escaping @Sendable (Value) -> Void
-  ) -> Subscription {
-    Subscription(
+  ) -> SendableSubscription {
+    SendableSubscription(
       _storage.subscribe(.plain(next), queue: target._queue, replay: replayingLast, limit: limit))
   }
 
@@ -116,8 +116,8 @@ extension MulticastSource where Value: Sendable {
     replayingLast: Bool = Self.replaysLastByDefault,
     limit: Int? = nil,
     _ next: @escaping @Sendable (Owner, Value) -> Void
-  ) -> Subscription {
-    Subscription(
+  ) -> SendableSubscription {
+    SendableSubscription(
       _storage.subscribe(
         .bound(to: owner, next), queue: target._queue, replay: replayingLast, limit: limit))
   }

@@ -100,7 +100,7 @@ extension SendableSource {
     limit: Int? = nil,
     isolation: isolated any Actor = #isolation,
     _ next: @escaping (Value) -> Void
-  ) -> Subscription {
+  ) -> SendableSubscription {
     _storage.subscribeOnActor(replayingLast: replayingLast, limit: limit, isolation: isolation) {
       delivery in
       .plain { delivery.deliver($0) }
@@ -125,7 +125,7 @@ extension SendableSource {
     limit: Int? = nil,
     isolation: isolated any Actor = #isolation,
     _ next: @escaping (Owner, Value) -> Void
-  ) -> Subscription {
+  ) -> SendableSubscription {
     return _storage.subscribeOnActor(
       replayingLast: replayingLast, limit: limit, isolation: isolation
     ) { delivery in

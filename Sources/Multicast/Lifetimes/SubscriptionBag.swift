@@ -37,16 +37,18 @@ import IndefiniteObservable
 /// bag.unsubscribe(from: newsletter)  // ends both
 /// ```
 ///
-/// - Threading: every method may be called from any thread, at once. Unsubscribing runs the
-///   subscriptions' disconnects on the calling thread, outside the bag's lock, so a disconnect
-///   or a subscriber may use the bag.
+/// - Threading: not `Sendable`, as the ``Subscription``s it holds are not: a bag stays in the
+///   isolation of the object that holds it, where its subscriptions' disconnects may run. (A
+///   `Sendable` type keeps ``SendableSubscription``s instead, which any thread may end.)
+///   Unsubscribing takes the subscriptions out of the bag before it runs their disconnects, so
+///   a disconnect or a subscriber may use the bag.
 /// - Lifetime: the bag keeps its subscriptions (and what their disconnects keep, such as the
 ///   subscribers of a cold stream) until it ends them; it does not keep the sources. `deinit`
 ///   calls ``unsubscribeAll()``.
-public final class SubscriptionBag: Sendable {
-  private let state = LockedState(State())
+public final class SubscriptionBag {
+  private var state = State()
 
-  private struct State: Sendable {
+  private struct State {
     var entries: [Entry] = []
     // The entry count at which `insert` next drops the subscriptions that have ended.
     var pruneAt = 16
@@ -54,8 +56,8 @@ public final class SubscriptionBag: Sendable {
     // a key is reserved while its subscription is being made, outside the lock.
     var once: [OnceKey: OnceSlot] = [:]
 
-    /// Drops the entries whose subscription has ended and returns them, to be released after
-    /// the lock.
+    /// Drops the entries whose subscription has ended and returns them, to be released once
+    /// the state is written.
     mutating func pruned() -> [Entry] {
       var released: [Entry] = []
       entries.removeAll { entry in
@@ -72,13 +74,13 @@ public final class SubscriptionBag: Sendable {
   }
 
   /// A source and the object its subscription is about, by address.
-  private struct OnceKey: Hashable, Sendable {
+  private struct OnceKey: Hashable {
     let source: ObjectIdentifier
     let object: ObjectIdentifier?
   }
 
   /// What `subscribeOnce` holds for one source and object.
-  private enum OnceSlot: Sendable {
+  private enum OnceSlot {
     /// Its subscription is being made.
     case reserved
     /// Its subscription, which counts while it has not ended and both its source and object are
@@ -87,26 +89,20 @@ public final class SubscriptionBag: Sendable {
   }
 
   /// The error of ``subscribeOnce(to:about:_:)`` when the bag already holds a subscription, not
-  /// ended, to the same source about the same object.
-  public struct AlreadySubscribed: Error {
-    /// The subscription already in the bag; nil while another thread is still making it.
-    public let subscription: Subscription?
-  }
+  /// ended, to the same source about the same object (or is still making it).
+  ///
+  /// It does not carry that subscription: an error is `Sendable`, and a ``Subscription`` is
+  /// not. The caller got it from the first call.
+  public struct AlreadySubscribed: Error {}
   /// One subscription, the source it was made to with ``subscribe(to:about:_:)``, if any, and
   /// the object it is about, if any.
-  private struct Entry: Sendable {
+  private struct Entry {
     let subscription: Subscription
-    // The addresses, compared first, so that no weak reference is loaded (which could release
-    // the last strong one, and run a deinit, under the lock) unless it may match.
+    // The addresses, compared first, so that no weak reference is loaded unless it may match.
     let sourceID: ObjectIdentifier?
-    // `nonisolated(unsafe)`: neither object need be `Sendable`, but each weak reference is only
-    // loaded to compare it by identity (`===`), never to call it, and loading a weak reference is
-    // safe against its object's release on another thread. A call through one would be a
-    // breach; SubscriptionBagTests' concurrent tests under ThreadSanitizer (`.ci/run`) watch
-    // the loads.
-    nonisolated(unsafe) weak var source: AnyObject?
+    weak var source: AnyObject?
     let objectID: ObjectIdentifier?
-    nonisolated(unsafe) weak var object: AnyObject?
+    weak var object: AnyObject?
 
     /// Whether this entry was made to `object` or is about it; the caller keeps `object` alive.
     /// A freed object whose address was reused never matches: its weak reference reads nil.
@@ -120,7 +116,7 @@ public final class SubscriptionBag: Sendable {
   public init() {}
 
   deinit {
-    for entry in state.withLock({ $0.entries }) { entry.subscription.unsubscribe() }
+    for entry in state.entries { entry.subscription.unsubscribe() }
   }
 
   /// Adds `subscription`, to be ended with the bag, or with the others about `object` by
@@ -184,13 +180,13 @@ public final class SubscriptionBag: Sendable {
   /// subscription has ended (by its own `unsubscribe()`, ``unsubscribe(from:)`` or
   /// ``unsubscribeAll()``), or its source or object is gone, a new one is made. Only
   /// subscriptions made by this method count: ``subscribe(to:about:_:)`` always subscribes.
-  /// Callable from any thread: of two threads at once, one subscribes and the other throws.
+  /// A call made while the first is still subscribing (from a replayed value's subscriber)
+  /// throws, with no subscription yet.
   ///
   /// - Parameters: See ``subscribe(to:about:_:)``; a source that is an ``StreamOfObject`` gives
   ///   its object when `object` is nil, for the check too.
   /// - Returns: The new subscription.
-  /// - Throws: ``AlreadySubscribed``, with the subscription already in the bag; `next` is not
-  ///   subscribed and is released.
+  /// - Throws: ``AlreadySubscribed``; `next` is not subscribed and is released.
   @discardableResult
   public func subscribeOnce<T>(
     to source: ValueObservable<T>,
@@ -199,25 +195,19 @@ public final class SubscriptionBag: Sendable {
   ) throws(AlreadySubscribed) -> Subscription {
     let object = object ?? (source as? any StreamOfObject)?.streamedObject
     let key = OnceKey(source: ObjectIdentifier(source), object: object.map(ObjectIdentifier.init))
-    // The caller keeps `source` and `object` alive, so loading the weak references of a slot
-    // with their addresses releases no last reference under the lock.
-    let existing: AlreadySubscribed? = state.withLock { state in
-      switch state.once[key] {
-      case .reserved:
-        return AlreadySubscribed(subscription: nil)
-      case .made(let entry)
-      where !entry.subscription.isUnsubscribed && entry.source === source
-        && entry.object === object:
-        return AlreadySubscribed(subscription: entry.subscription)
-      default:
-        state.once[key] = .reserved
-        return nil
-      }
+    switch state.once[key] {
+    case .reserved:
+      throw AlreadySubscribed()
+    case .made(let entry)
+    where !entry.subscription.isUnsubscribed && entry.source === source
+      && entry.object === object:
+      throw AlreadySubscribed()
+    default:
+      state.once[key] = .reserved
     }
-    if let existing { throw existing }
     let subscription = source.subscribe(next)
     let entry = add(subscription, source: source, object: object)
-    state.withLock { $0.once[key] = .made(entry) }
+    state.once[key] = .made(entry)
     return subscription
   }
 
@@ -235,43 +225,31 @@ public final class SubscriptionBag: Sendable {
   /// A source is the observable object passed in: `emitter.map { ... }` is another source than
   /// `emitter`. The bag keeps neither its sources nor the objects alive, and one that has been
   /// deallocated matches nothing, even when a new object has been given its address. Ending
-  /// runs the disconnects on the calling thread, after the bag's lock is released.
+  /// runs the disconnects once the subscriptions are out of the bag.
   public func unsubscribe(from object: AnyObject) {
-    let ended: [Subscription] = state.withLock { state in
-      var ended: [Subscription] = []
-      state.entries.removeAll { entry in
-        guard entry.concerns(object) else { return false }
-        ended.append(entry.subscription)
-        return true
-      }
-      return ended
+    var ended: [Subscription] = []
+    state.entries.removeAll { entry in
+      guard entry.concerns(object) else { return false }
+      ended.append(entry.subscription)
+      return true
     }
     for subscription in ended { subscription.unsubscribe() }
   }
 
   /// Ends every subscription in the bag and empties it. The bag can be used again afterwards.
   public func unsubscribeAll() {
-    let (ended, once) = state.withLock { state in
-      defer {
-        state.entries = []
-        state.once = state.once.filter { _, slot in
-          if case .reserved = slot { true } else { false }
-        }
-      }
-      return (state.entries, state.once)
+    let ended = state.entries
+    state.entries = []
+    state.once = state.once.filter { _, slot in
+      if case .reserved = slot { true } else { false }
     }
-    _ = once  // released here, after the lock
     for entry in ended { entry.subscription.unsubscribe() }
   }
 
   /// The number of subscriptions in the bag that have not ended.
   public var count: Int {
-    let (count, released) = state.withLock { state in
-      let released = state.pruned()
-      return (state.entries.count, released)
-    }
-    _ = released  // released here, after the lock
-    return count
+    _ = state.pruned()
+    return state.entries.count
   }
 
   /// Adds `subscription`, about `object`, to the bag; `source` is the stream it came from, for
@@ -286,14 +264,11 @@ public final class SubscriptionBag: Sendable {
     let entry = Entry(
       subscription: subscription, sourceID: source.map(ObjectIdentifier.init), source: source,
       objectID: object.map(ObjectIdentifier.init), object: object)
-    let released: [Entry] = state.withLock { state in
-      state.entries.append(entry)
-      guard state.entries.count >= state.pruneAt else { return [] }
-      let released = state.pruned()
+    state.entries.append(entry)
+    if state.entries.count >= state.pruneAt {
+      _ = state.pruned()
       state.pruneAt = max(16, state.entries.count * 2)
-      return released
     }
-    _ = released  // released here, after the lock
     return entry
   }
 }
@@ -314,5 +289,13 @@ extension Subscription {
   ///     `bag.unsubscribe(from: object)`; nil for none. The bag holds it weakly.
   public func store(in bag: SubscriptionBag, about object: AnyObject? = nil) {
     bag.insert(self, about: object)
+  }
+}
+
+extension SendableSubscription {
+  /// Adds the subscription to `bag`, as ``Subscription/store(in:about:)`` does; the bag holds
+  /// it as a ``Subscription`` made from it, and sees it ended from any thread.
+  public func store(in bag: SubscriptionBag, about object: AnyObject? = nil) {
+    bag.insert(Subscription(self), about: object)
   }
 }

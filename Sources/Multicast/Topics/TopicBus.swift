@@ -155,7 +155,7 @@ public final class TopicBus: Sendable {
     to topic: Topic<Payload>, from sender: (any AnyObject & Sendable)? = nil, once: Bool = false,
     isolation: isolated any Actor = #isolation,
     _ handler: @escaping (TopicEvent<Payload>) -> Void
-  ) -> Subscription {
+  ) -> SendableSubscription {
     add(topic, sender: sender, once: once) { emitter, state in
       emitter.subscribe(isolation: isolation) { event in
         if state.admits(sender: event.sender) { handler(event) }
@@ -176,7 +176,7 @@ public final class TopicBus: Sendable {
     _ owner: Owner, to topic: Topic<Payload>, from sender: (any AnyObject & Sendable)? = nil,
     once: Bool = false, isolation: isolated any Actor = #isolation,
     _ handler: @escaping (Owner, TopicEvent<Payload>) -> Void
-  ) -> Subscription {
+  ) -> SendableSubscription {
     add(topic, sender: sender, once: once) { emitter, state in
       // Bound to the owner in the emitter: it ends with the owner, and with
       // `emitter.unsubscribe(owner)`.
@@ -197,7 +197,7 @@ public final class TopicBus: Sendable {
     to topic: Topic<Payload>, from sender: (any AnyObject & Sendable)? = nil, once: Bool = false,
     on target: some DeliveryTarget,
     _ handler: @escaping @Sendable (TopicEvent<Payload>) -> Void
-  ) -> Subscription {
+  ) -> SendableSubscription {
     add(topic, sender: sender, once: once) { emitter, state in
       emitter.subscribe(on: target) { event in
         if state.admits(sender: event.sender) { handler(event) }
@@ -214,7 +214,7 @@ public final class TopicBus: Sendable {
     _ owner: Owner, to topic: Topic<Payload>, from sender: (any AnyObject & Sendable)? = nil,
     once: Bool = false, on target: some DeliveryTarget,
     _ handler: @escaping @Sendable (Owner, TopicEvent<Payload>) -> Void
-  ) -> Subscription {
+  ) -> SendableSubscription {
     add(topic, sender: sender, once: once) { emitter, state in
       emitter.subscribe(owner, on: target) { owner, event in
         if state.admits(sender: event.sender) { handler(owner, event) }
@@ -244,8 +244,8 @@ public final class TopicBus: Sendable {
   @usableFromInline
   func add<Payload>(
     _ topic: Topic<Payload>, sender: (any AnyObject & Sendable)?, once: Bool,
-    _ subscribe: (SendableEmitter<TopicEvent<Payload>>, TopicSubscriberState) -> Subscription
-  ) -> Subscription {
+    _ subscribe: (SendableEmitter<TopicEvent<Payload>>, TopicSubscriberState) -> SendableSubscription
+  ) -> SendableSubscription {
     let key = topic.key
     // Counted before the emitter is used, so that the channel stays filed while it is.
     let channel = table.withLock { table in

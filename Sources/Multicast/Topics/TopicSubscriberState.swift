@@ -15,7 +15,7 @@ final class TopicSubscriberState: Sendable {
     /// Subscribing to the emitter is under way.
     case pending
     /// Subscribed: ending the subscription unsubscribes this.
-    case subscribed(Subscription)
+    case subscribed(SendableSubscription)
     /// Ended, possibly before the emitter subscription was known.
     case ended
   }
@@ -62,7 +62,7 @@ final class TopicSubscriberState: Sendable {
 
   /// Records the emitter subscription; unsubscribes it at once if the subscription has already
   /// ended (a delivery on another thread may have ended it before `subscribe` returned).
-  func attach(_ subscription: Subscription) {
+  func attach(_ subscription: SendableSubscription) {
     let endedAlready = link.withLock { link in
       guard case .pending = link else { return true }
       link = .subscribed(subscription)
@@ -75,7 +75,7 @@ final class TopicSubscriberState: Sendable {
   /// delivery to it begins. Idempotent.
   @usableFromInline
   func end() {
-    let subscription: Subscription? = link.withLock { link in
+    let subscription: SendableSubscription? = link.withLock { link in
       defer { link = .ended }
       guard case .subscribed(let subscription) = link else { return nil }
       return subscription

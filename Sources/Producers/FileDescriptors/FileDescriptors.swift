@@ -242,10 +242,10 @@ public enum FileDescriptors {
     on delivery: SynchronousDelivery,
     next: @escaping @Sendable ([UInt8]) -> Void,
     status: @escaping @Sendable (DescriptorStatus) -> Void = { _ in }
-  ) throws(FileDescriptorError) -> Subscription {
+  ) throws(FileDescriptorError) -> SendableSubscription {
     try GatedConnection.subscription(
       DescriptorEvent.gate(next: next, status: status),
-      try reader(fd, ownership: ownership, refill: .none, chunkSize: 65_536) { ByteChunks() })
+      firstPass(try reader(fd, ownership: ownership, chunkSize: 65_536) { ByteChunks() }))
   }
 
   /// Subscribes `next` and `status` to the lines of text read from `fd`, to run on the thread
@@ -270,13 +270,14 @@ public enum FileDescriptors {
     on delivery: SynchronousDelivery,
     next: @escaping @Sendable (String) -> Void,
     status: @escaping @Sendable (DescriptorStatus) -> Void = { _ in }
-  ) throws(FileDescriptorError) -> Subscription {
+  ) throws(FileDescriptorError) -> SendableSubscription {
     let splitter = try lineSplitter(maximumLineLength)
     return try GatedConnection.subscription(
       DescriptorEvent.gate(next: next, status: status),
-      try reader(fd, ownership: ownership, refill: .none, chunkSize: 4_096) {
-        LineDecoder(splitter: splitter)
-      })
+      firstPass(
+        try reader(fd, ownership: ownership, chunkSize: 4_096) {
+          LineDecoder(splitter: splitter)
+        }))
   }
 
   /// A stream that delivers each time `fd` is readable, with the number of bytes a read would
@@ -366,7 +367,7 @@ public enum FileDescriptors {
     ownership: DescriptorOwnership,
     on delivery: SynchronousDelivery,
     _ next: @escaping @Sendable (Int) -> Void
-  ) throws(FileDescriptorError) -> Subscription {
+  ) throws(FileDescriptorError) -> SendableSubscription {
     try GatedConnection.subscription(
       DescriptorEvent.gate(next: next, status: { _ in }),
       try readiness(
@@ -396,7 +397,7 @@ public enum FileDescriptors {
     ownership: DescriptorOwnership,
     on delivery: SynchronousDelivery,
     _ next: @escaping @Sendable (Int) -> Void
-  ) throws(FileDescriptorError) -> Subscription {
+  ) throws(FileDescriptorError) -> SendableSubscription {
     try GatedConnection.subscription(
       DescriptorEvent.gate(next: next, status: { _ in }),
       try readiness(
@@ -420,18 +421,26 @@ public enum FileDescriptors {
   /// The actor form of every descriptor stream: each subscription connects a gate to its
   /// observer's two channels, bound to `isolation`; a subscription that cannot start (its
   /// descriptor cannot be duplicated, or the stream closed it) is told on its status channel.
+  ///
+  /// `connect` runs on `isolation` and its disconnect runs there too (the stream's
+  /// subscriptions are not `Sendable`), so it may hold a subscription of that actor.
   private static func stream<Value: Sendable>(
     isolation: isolated any Actor,
     _ connect:
-      @escaping (ObserverGate<DescriptorEvent<Value>>) throws(FileDescriptorError) ->
-      Disconnect
+      @escaping (ObserverGate<DescriptorEvent<Value>>) throws(FileDescriptorError) -> Disconnect
   ) -> DescriptorObservable<Value> {
     DescriptorObservable { observer in
       let gate = DescriptorEvent.gate(to: observer, isolation: isolation)
+      let release: Disconnect
       do throws(FileDescriptorError) {
-        return try GatedConnection.connect(gate, connect)
+        release = try connect(gate)
       } catch {
+        gate.close()
         return report(error, to: observer, isolation: isolation)
+      }
+      return {
+        gate.close()
+        release()
       }
     }
   }
@@ -445,75 +454,84 @@ public enum FileDescriptors {
     isolation: isolated any Actor,
     decoder: @escaping () -> Decoder
   ) throws(FileDescriptorError) -> DescriptorObservable<Decoder.Value> {
-    let connect = try reader(
-      fd, ownership: ownership, refill: refill, chunkSize: chunkSize, isolation: isolation,
-      decoder: decoder)
-    return stream(isolation: isolation, connect)
+    let start = try reader(fd, ownership: ownership, chunkSize: chunkSize, decoder: decoder)
+    return stream(isolation: isolation) { (gate) throws(FileDescriptorError) in
+      let started = try start(gate, refill.isFollowing)
+      guard let file = started.file else { return started.disconnect }
+      // Subscribed before the first pass is asked for: a change the trigger reports from now
+      // on is read by a later pass, and the first pass reads everything written before it.
+      let refilling: Subscription?
+      switch refill {
+      case .none: refilling = nil
+      // Delivered on the subscriber's actor: read there, and handed over in the same call.
+      case .onActor(let stream):
+        refilling = stream.subscribe { file.refill(isolation: isolation) }
+      case .onSendingThread(let emitter):
+        refilling = Subscription(
+          emitter.subscribe(on: .sendingThread, replayingLast: false) { file.refill() })
+      }
+      // The first pass hands over in a turn of its own: never inside `subscribe`.
+      file.refill(isolation: nil)
+      return {
+        refilling?.unsubscribe()
+        started.disconnect()
+      }
+    }
   }
 
-  /// The core of every reading form: validates `fd`, and returns what connects one
-  /// subscriber's gate to a reader of its own (of the stream's descriptor, or a duplicate).
-  /// `isolation` is the subscriber's actor (nil on `.sendingThread`), where the connect runs
-  /// and where a `refill` stream delivers.
+  /// The core of every `.sendingThread` reading form, which has no refill: starts the reader
+  /// and asks for its first pass.
+  private static func firstPass<Decoder: ChunkDecoder>(
+    _ start: @escaping Start<Decoder>
+  ) -> Connect<DescriptorEvent<Decoder.Value>> {
+    { (gate) throws(FileDescriptorError) in
+      let started = try start(gate, false)
+      started.file?.refill(isolation: nil)
+      return started.disconnect
+    }
+  }
+
+  /// The core of every reading form: validates `fd`, and returns what starts one subscriber's
+  /// reader (of the stream's descriptor, or a duplicate), handing what it reads to the gate,
+  /// following a regular file when told so.
   private static func reader<Decoder: ChunkDecoder>(
     _ fd: Int32,
     ownership: DescriptorOwnership,
-    refill: Refill,
     chunkSize: Int,
-    isolation: isolated (any Actor)? = #isolation,
     decoder: @escaping () -> Decoder
-  ) throws(FileDescriptorError) -> Connect<DescriptorEvent<Decoder.Value>> {
+  ) throws(FileDescriptorError) -> Start<Decoder> {
     try validate(fd, direction: O_WRONLY, error: .notReadable(fd), allowDirectory: false)
     let holder = DescriptorHolder(fd: fd, ownership: ownership)
     let isRegular = (try? System.status(fd).get()).map(System.isRegular) ?? false
-    return { (gate) throws(FileDescriptorError) in
+    return { (gate, following) throws(FileDescriptorError) in
       let acquired = try holder.acquire().get()
-      return connect(
-        acquired, holder: holder, isRegular: isRegular, refill: refill, chunkSize: chunkSize,
-        decoder: decoder(), observer: gate, isolation: isolation)
+      guard isRegular else {
+        let reader = SourceReader(
+          holder: holder, fd: acquired, decoder: decoder(), chunkSize: chunkSize, observer: gate)
+        return Started(disconnect: reader.disconnect, file: nil)
+      }
+      let reader = FileReader(
+        holder: holder, fd: acquired, decoder: decoder(), chunkSize: chunkSize, observer: gate,
+        following: following)
+      return Started(disconnect: reader.disconnect, file: reader)
     }
   }
 
   /// What connects one subscriber's gate to a descriptor, or says why it cannot.
   private typealias Connect<Event: Sendable> =
-    (ObserverGate<Event>) throws(FileDescriptorError) -> Disconnect
+    (ObserverGate<Event>) throws(FileDescriptorError) -> @Sendable () -> Void
 
-  /// Starts the reader of one subscription, of `fd`, acquired from `holder`, which hands what it
-  /// reads to `observer`; returns its disconnect.
-  private static func connect<Decoder: ChunkDecoder>(
-    _ fd: Int32,
-    holder: DescriptorHolder,
-    isRegular: Bool,
-    refill: Refill,
-    chunkSize: Int,
-    decoder: Decoder,
-    observer: ObserverGate<DescriptorEvent<Decoder.Value>>,
-    isolation: isolated (any Actor)?
-  ) -> Disconnect {
-    guard isRegular else {
-      let reader = SourceReader(
-        holder: holder, fd: fd, decoder: decoder, chunkSize: chunkSize, observer: observer)
-      return reader.disconnect
-    }
-    let reader = FileReader(
-      holder: holder, fd: fd, decoder: decoder, chunkSize: chunkSize, observer: observer,
-      following: refill.isFollowing)
-    // Subscribed before the first pass is asked for: a change the trigger reports from now on
-    // is read by a later pass, and the first pass reads everything written before it.
-    let refilling: Subscription?
-    switch refill {
-    case .none: refilling = nil
-    // Delivered on the subscriber's actor: read there, and handed over in the same call.
-    case .onActor(let stream): refilling = stream.subscribe { reader.refill(isolation: isolation) }
-    case .onSendingThread(let emitter):
-      refilling = emitter.subscribe(on: .sendingThread, replayingLast: false) { reader.refill() }
-    }
-    // The first pass hands over in a turn of its own: never inside `subscribe`.
-    reader.refill(isolation: nil)
-    return {
-      refilling?.unsubscribe()
-      reader.disconnect()
-    }
+  /// What starts one subscriber's reader, following a regular file when told so, or says why
+  /// it cannot.
+  private typealias Start<Decoder: ChunkDecoder> =
+    (ObserverGate<DescriptorEvent<Decoder.Value>>, _ following: Bool) throws(FileDescriptorError)
+    -> Started<Decoder>
+
+  /// A reader started for one subscription: what lets it go, and, for a regular file, the
+  /// reader to ask for passes (its first pass not yet asked for).
+  private struct Started<Decoder: ChunkDecoder> {
+    let disconnect: @Sendable () -> Void
+    let file: FileReader<Decoder>?
   }
 
   /// What makes a regular file's reader read again.

@@ -123,7 +123,7 @@ public enum FileWatch {
   public static func changes(
     at path: String, on delivery: SynchronousDelivery,
     _ next: @escaping @Sendable (FileChange) -> Void
-  ) throws(FileWatchError) -> Subscription {
+  ) throws(FileWatchError) -> SendableSubscription {
     let watch = connection(to: try FileWatcher(path: path, queue: privateQueue()))
     return GatedConnection.subscription(ObserverGate(next), watch)
   }
@@ -143,7 +143,7 @@ public enum FileWatch {
   public static func changes(
     of fd: Int32, on delivery: SynchronousDelivery,
     _ next: @escaping @Sendable (FileChange) -> Void
-  ) throws(FileWatchError) -> Subscription {
+  ) throws(FileWatchError) -> SendableSubscription {
     guard fd >= 0 else { throw .descriptor(.negative(fd)) }
     guard System.isOpen(fd) else { throw .descriptor(.notOpen(fd)) }
     let watch = connection(to: try FileWatcher(descriptor: fd, queue: privateQueue()))
@@ -166,7 +166,7 @@ public enum FileWatch {
   /// on the thread that read them; each connection keeps the watch alive until it ends.
   private static func connection(
     to watcher: FileWatcher
-  ) -> (ObserverGate<FileChange>) -> Disconnect {
+  ) -> (ObserverGate<FileChange>) -> @Sendable () -> Void {
     { gate in
       let subscription = watcher.changes.subscribe(on: .sendingThread, replayingLast: false) {
         // On the main thread (`MainLoop.run()`), a main-actor gate delivers at once.

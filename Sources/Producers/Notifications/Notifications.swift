@@ -111,7 +111,7 @@ public enum Notifications {
     center: NotificationCenter = .default,
     on delivery: SynchronousDelivery,
     _ next: @escaping @Sendable (Notification.Name) -> Void
-  ) -> Subscription {
+  ) -> SendableSubscription {
     named(name, object: object, center: center, on: delivery, transform: { $0.name }, next)
   }
 
@@ -143,7 +143,7 @@ public enum Notifications {
     on delivery: SynchronousDelivery,
     transform: @escaping @Sendable (Notification) -> Value?,
     _ next: @escaping @Sendable (Value) -> Void
-  ) -> Subscription {
+  ) -> SendableSubscription {
     GatedConnection.subscription(
       ObserverGate(next),
       connection(to: name, object: object, center: center, transform: transform))
@@ -157,7 +157,7 @@ public enum Notifications {
     object: AnyObject?,
     center: NotificationCenter,
     transform: @escaping @Sendable (Notification) -> Value?
-  ) -> (ObserverGate<Value>) -> Disconnect {
+  ) -> (ObserverGate<Value>) -> @Sendable () -> Void {
     let filter = WeakObject(object)
     return { gate in
       let sender: AnyObject?
@@ -168,7 +168,14 @@ public enum Notifications {
         sender = nil
       }
       let delivery = NotificationDelivery(gate, object: sender, transform: transform)
-      let token = center.addObserver(forName: name, object: sender, queue: nil) { notification in
+      // `nonisolated(unsafe)`: the token is not `Sendable`, and the disconnect that gives it
+      // back is, as every producer's is. It relies on Foundation's contract that
+      // `removeObserver` may be called from any thread, and on the token being used for
+      // nothing else: no code here reads it. (It cannot be sent into a `Mutex` instead: it
+      // comes from a call that took `sender`, which the recipe holds.)
+      nonisolated(unsafe) let token = center.addObserver(
+        forName: name, object: sender, queue: nil
+      ) { notification in
         delivery.receive(notification)
       }
       return { center.removeObserver(token) }

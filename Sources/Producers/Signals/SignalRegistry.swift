@@ -80,7 +80,7 @@ final class SignalRegistry: Sendable {
   /// the pipe's turn itself (by a `.sendingThread` subscriber, while it receives a signal)
   /// may receive the signals read with that one. Once this returns, a signal sent to the
   /// process reaches the subscriber.
-  func connect(_ gate: ObserverGate<UnixSignal>, to signals: Set<Int32>) -> Disconnect {
+  func connect(_ gate: ObserverGate<UnixSignal>, to signals: Set<Int32>) -> @Sendable () -> Void {
     if let channel = state.withLock({ $0.channel }), !channel.isCurrent { channel.drainNow() }
     LiveResources.opened(.producerObservers)
     install(gate, for: signals)

@@ -112,7 +112,7 @@ public enum Signals {
   public static func deliveries(
     of signals: UnixSignal..., on delivery: SynchronousDelivery,
     _ next: @escaping @Sendable (UnixSignal) -> Void
-  ) throws(SignalError) -> Subscription {
+  ) throws(SignalError) -> SendableSubscription {
     try deliveries(of: signals, on: delivery, next)
   }
 
@@ -124,7 +124,7 @@ public enum Signals {
   public static func deliveries(
     of signals: [UnixSignal], on delivery: SynchronousDelivery,
     _ next: @escaping @Sendable (UnixSignal) -> Void
-  ) throws(SignalError) -> Subscription {
+  ) throws(SignalError) -> SendableSubscription {
     let connect = try connection(to: signals)
     return GatedConnection.subscription(ObserverGate(next), connect)
   }
@@ -133,7 +133,7 @@ public enum Signals {
   /// connects one subscriber's gate to the deliveries of those signals.
   private static func connection(
     to signals: [UnixSignal]
-  ) throws(SignalError) -> (ObserverGate<UnixSignal>) -> Disconnect {
+  ) throws(SignalError) -> (ObserverGate<UnixSignal>) -> @Sendable () -> Void {
     guard !signals.isEmpty else { throw .noSignals }
     for signal in signals { try validate(signal) }
     let registry = SignalRegistry.shared

@@ -81,7 +81,7 @@ struct FloodLatencyTimingTests {
   let emitter = SendableEmitter<Int>()
   let start = Date()
   private var delivered = 0
-  private var subscription: Subscription?
+  private var subscription: SendableSubscription?
   private let stopped = LockedState(false)
   private let finished = DispatchSemaphore(value: 0)
 

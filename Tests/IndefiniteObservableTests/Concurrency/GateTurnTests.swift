@@ -195,7 +195,7 @@ private actor Relay {
       self.log.append("in \(value)")
       self.output.forward(value)
     }
-    subscriptions = [out, into]
+    subscriptions = [Subscription(out), Subscription(into)]
   }
 
   func stop() {

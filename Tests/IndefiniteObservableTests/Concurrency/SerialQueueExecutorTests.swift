@@ -15,7 +15,7 @@ private actor Mailbox {
   }
   var received: [Int] = []
   var onQueue: [Bool] = []
-  var subscription: Subscription?
+  var subscription: SendableSubscription?
 
   init() {
     executor.queue.setSpecific(key: mailboxQueueKey, value: 1)

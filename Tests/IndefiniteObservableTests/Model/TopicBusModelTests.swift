@@ -452,15 +452,17 @@ private struct WeakParty {
         withExtendedLifetime(handler) { self.received(event, by: number, owner: nil) }
       }
     } else if let owner {
-      made = bus.subscribe(owner, to: topic, from: sender, once: subscription.once) {
-        [unowned self] owner, event in
-        withExtendedLifetime(handler) { self.received(event, by: number, owner: owner) }
-      }
+      made = Subscription(
+        bus.subscribe(owner, to: topic, from: sender, once: subscription.once) {
+          [unowned self] owner, event in
+          withExtendedLifetime(handler) { self.received(event, by: number, owner: owner) }
+        })
     } else {
-      made = bus.subscribe(to: topic, from: sender, once: subscription.once) {
-        [unowned self] event in
-        withExtendedLifetime(handler) { self.received(event, by: number, owner: nil) }
-      }
+      made = Subscription(
+        bus.subscribe(to: topic, from: sender, once: subscription.once) {
+          [unowned self] event in
+          withExtendedLifetime(handler) { self.received(event, by: number, owner: nil) }
+        })
     }
     subscriptions.append(made)
   }

@@ -319,7 +319,8 @@ import Testing
     let shared = SendableEmitter<Int>()
     let subscriptions = [
       current.subscribe { _ in }, current.subscribe { _ in },
-      shared.subscribe(on: .sendingThread) { _ in }, shared.subscribe(on: .sendingThread) { _ in },
+      Subscription(shared.subscribe(on: .sendingThread) { _ in }),
+      Subscription(shared.subscribe(on: .sendingThread) { _ in }),
     ]
     #expect(throws: MaxSubscribersBelowCount(requested: 1, subscriberCount: 2)) {
       try current.setMaxSubscribers(1)

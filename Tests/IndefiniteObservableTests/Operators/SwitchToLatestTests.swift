@@ -167,8 +167,10 @@ import Testing
     for _ in 0..<100 {
       let streams = ThreadSafeSource<Int>()
       let inners = (0..<20).map { _ in ThreadSafeSource<Int>() }
-      let subscription = streams.stream.map { inners[$0].stream }.switchToLatest()
-        .subscribe { _ in }
+      // `nonisolated(unsafe)`: what the test checks is that a chain of thread-safe sources may
+      // be ended from another thread; the compiler cannot know that these sources are.
+      nonisolated(unsafe) let subscription = streams.stream.map { inners[$0].stream }
+        .switchToLatest().subscribe { _ in }
       runOnThreads(2) { thread in
         if thread == 0 {
           for index in inners.indices { streams.emit(index) }

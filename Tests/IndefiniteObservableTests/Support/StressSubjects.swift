@@ -94,7 +94,7 @@ private func stressQueues() -> [DispatchQueue] {
 
 /// What ends a subscription by unsubscribing it, then reports that it ended.
 private func unsubscribing(
-  _ subscription: Subscription, _ ended: @escaping @Sendable () -> Void
+  _ subscription: SendableSubscription, _ ended: @escaping @Sendable () -> Void
 ) -> @Sendable () -> Void {
   {
     subscription.unsubscribe()
@@ -105,7 +105,7 @@ private func unsubscribing(
 /// Makes a subscription bound to a new owner; what ends it lets the owner go, and the owner's
 /// deinit reports that it ended.
 private func bound(
-  _ subscribe: (StressOwner) -> Subscription, _ ended: @escaping @Sendable () -> Void
+  _ subscribe: (StressOwner) -> SendableSubscription, _ ended: @escaping @Sendable () -> Void
 ) -> @Sendable () -> Void {
   let owner = Holder(StressOwner(onDeinit: ended))
   _ = subscribe(owner.value!)

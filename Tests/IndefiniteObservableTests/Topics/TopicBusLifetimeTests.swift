@@ -71,7 +71,7 @@ private final class Party: Sendable {}
     let bus = TopicBus()
     let seen = Recorder<Int>()
     let second = bus.subscribe(to: .count) { seen.record($0.payload) }
-    let first: Subscription
+    let first: SendableSubscription
     do {
       let onRelease = OnRelease {
         second.unsubscribe()
@@ -159,7 +159,7 @@ private final class Party: Sendable {}
     let bus = TopicBus()
     let topic = Topic<String>("title")
     weak var weakCaptured: Parcel?
-    let subscription: Subscription
+    let subscription: SendableSubscription
     do {
       let sender = Party()
       let captured = Parcel()

@@ -160,7 +160,7 @@ private final class Party: Sendable {}
     final class Captured: Sendable {}
     weak var weakCaptured: Captured?
     let seen = Recorder<Int>()
-    let subscription: Subscription
+    let subscription: SendableSubscription
     do {
       let captured = Captured()
       weakCaptured = captured
@@ -307,7 +307,7 @@ private final class Party: Sendable {}
 
   @Test func aSubscriptionDoesNotKeepTheBusAlive() {
     weak var weakBus: TopicBus?
-    let subscription: Subscription
+    let subscription: SendableSubscription
     do {
       let bus = TopicBus()
       weakBus = bus
@@ -321,7 +321,7 @@ private final class Party: Sendable {}
     let bus = TopicBus()
     let seen = Recorder<String>()
     let late = Recorder<Int>()
-    nonisolated(unsafe) var lateSubscription: Subscription?
+    nonisolated(unsafe) var lateSubscription: SendableSubscription?
     let selfRemoving = SubscriptionBox()
     selfRemoving.subscription = bus.subscribe(to: .count) { event in
       seen.record("self-removing \(event.payload)")
@@ -388,5 +388,5 @@ private final class Party: Sendable {}
 /// Lets a handler reach its own subscription.
 private final class SubscriptionBox: @unchecked Sendable {
   // Written once before any publish, then only read.
-  var subscription: Subscription?
+  var subscription: SendableSubscription?
 }

@@ -50,16 +50,18 @@ final class EmitterWorld: ModelWorld {
     } else if let owner = spec.owner.map({ owners[$0]! }) {
       subscription =
         spec.onQueue
-        ? emitter.subscribe(
-          owner, on: queue, replayingLast: spec.replayingLast, limit: spec.limit
-        ) { _, value in next(value) }
+        ? Subscription(
+          emitter.subscribe(
+            owner, on: queue, replayingLast: spec.replayingLast, limit: spec.limit
+          ) { _, value in next(value) })
         : emitter.subscribe(owner, replayingLast: spec.replayingLast, limit: spec.limit) {
           _, value in next(value)
         }
     } else {
       subscription =
         spec.onQueue
-        ? emitter.subscribe(on: queue, replayingLast: spec.replayingLast, limit: spec.limit, next)
+        ? Subscription(
+          emitter.subscribe(on: queue, replayingLast: spec.replayingLast, limit: spec.limit, next))
         : emitter.subscribe(replayingLast: spec.replayingLast, limit: spec.limit, next)
     }
     // Unless the bag was let go of by a callback of the replay.
@@ -115,11 +117,11 @@ final class CurrentValueWorld: ModelWorld {
     if let owner = spec.owner.map({ owners[$0]! }) {
       subscriptions[handle] =
         spec.onQueue
-        ? holder.subscribe(owner, on: queue) { _, value in next(value) }
+        ? Subscription(holder.subscribe(owner, on: queue) { _, value in next(value) })
         : holder.subscribe(owner) { _, value in next(value) }
     } else {
       subscriptions[handle] =
-        spec.onQueue ? holder.subscribe(on: queue, next) : holder.subscribe(next)
+        spec.onQueue ? Subscription(holder.subscribe(on: queue, next)) : holder.subscribe(next)
     }
   }
 

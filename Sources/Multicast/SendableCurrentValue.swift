@@ -109,7 +109,3 @@ extension SendableCurrentValue {
   /// The holder's subscribers and value: the module's own, not for use outside it.
   public var _storage: MulticastStorage<T> { storage }
 }
-
-/// The former name of ``SendableCurrentValue``.
-@available(*, deprecated, renamed: "SendableCurrentValue")
-public typealias SharedCurrentValue = SendableCurrentValue

@@ -90,7 +90,3 @@ extension SendableEmitter {
   /// The emitter's subscribers and last value: the module's own, not for use outside it.
   public var _storage: MulticastStorage<T> { storage }
 }
-
-/// The former name of ``SendableEmitter``.
-@available(*, deprecated, renamed: "SendableEmitter")
-public typealias SharedEmitter = SendableEmitter

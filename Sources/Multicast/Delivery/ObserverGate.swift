@@ -64,13 +64,15 @@ import Synchronization
 /// - Memory: a subscriber that cannot keep up lets values wait without bound, unless the gate
 ///   was made with a ``GateBuffering`` limit, which then drops the newest or the oldest.
 public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
-  // `@unchecked Sendable` (one of the four hand-proved claims of the core and Multicast): the
-  // closure and the queued values live inside the lock. An actor-bound closure, which need not
-  // be `Sendable`, is only called on `actor`: by `send` when its caller is isolated to `actor`
-  // (statically, as `SendingIsolation` records, or on the main queue for the main actor), or by a
-  // turn, which runs isolated to it. A `@Sendable` closure is called anywhere. A breach (a call
-  // off the actor) traps in the subscribers that assert their isolation while other threads
-  // send: SendableSourceTests, ReceiveOnMainActorTests, AsyncSequenceObservableTests.
+  // `@unchecked Sendable` (a hand-proved claim of Multicast): the closure and the queued values
+  // live inside the lock. An actor-bound closure, which need not be `Sendable`, is only called
+  // on `actor`: by `send` when its caller is isolated to `actor` (statically, as
+  // `SendingIsolation` records, or on the main queue for the main actor), or by a turn, which
+  // runs isolated to it. A `@Sendable` closure is called anywhere. Checked in debug builds: an
+  // inline delivery asserts that its caller runs on the actor (`assertIsolated`), which
+  // IsolationAssertionTests.aGateDeliveringInlineOffItsActorStops sees fire in a child process;
+  // a turn runs isolated to the actor by its type, or on the main queue under
+  // `MainActor.preconditionIsolated()`.
   //
   // The path of a value (send, deliver, a turn, a call) is `@inlinable`, so that a source in
   // another module calls a gate specialized for its value type: unspecialized, each call looked
@@ -232,17 +234,26 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
     case .closed: return false
     case .none: break
     case .deliverNow(let actor):
-      // The caller runs on the gate's actor.
+      // The caller runs on the gate's actor: checked in debug builds, where a wrong decision
+      // (`isSenderOn`) stops the program before a closure of the actor runs off it
+      // (IsolationAssertionTests.aGateDeliveringInlineOffItsActorStops).
+      actor.assertIsolated(Self.offTheActor)
       SendingIsolation.with(actor) {
         call(value)
         drainQueued()
       }
     case .drainNow(let actor):
+      actor.assertIsolated(Self.offTheActor)
       SendingIsolation.with(actor) { drainQueued() }
     case .schedule(let actor):
       schedule(on: actor)
     }
     return true
+  }
+
+  /// What the debug check of an inline delivery says when the caller is not on the actor.
+  @usableFromInline static var offTheActor: String {
+    "ObserverGate: a value would be delivered inline on an actor that is not running this code"
   }
 
   /// What `deliver` does once it has released the lock.

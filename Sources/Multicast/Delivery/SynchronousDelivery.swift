@@ -19,7 +19,3 @@ public struct SynchronousDelivery: Sendable {
 
   private init() {}
 }
-
-/// The former name of ``SynchronousDelivery``.
-@available(*, deprecated, renamed: "SynchronousDelivery")
-public typealias SendingThread = SynchronousDelivery

@@ -135,7 +135,3 @@ extension SendableSource {
     }
   }
 }
-
-/// The former name of ``SendableSource``.
-@available(*, deprecated, renamed: "SendableSource")
-public typealias SharedSource = SendableSource

@@ -37,7 +37,3 @@ public protocol StreamOfObject: AnyObject {
   /// keeps the object weakly.
   var streamedObject: AnyObject? { get }
 }
-
-/// The former name of ``StreamOfObject``.
-@available(*, deprecated, renamed: "StreamOfObject")
-public typealias ObjectStream = StreamOfObject

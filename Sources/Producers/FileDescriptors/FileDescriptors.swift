@@ -55,8 +55,10 @@ import Multicast
 ///   on the thread it delivers on, what was appended since (from the start when the file was
 ///   truncated). A `refill` stream made on the stream's actor delivers there, so the read runs
 ///   on the actor and its values are delivered in the same call, before the trigger's `send`
-///   returns: one turn of the actor per change (the first pass, started by `subscribe`, is
-///   delivered in a turn of its own). Without `refill` a regular file is read once. A file
+///   returns: one turn of the actor per change. The first pass (its first chunk, and the rest
+///   of a long file in later turns) is read and delivered inside `subscribe`, on the actor, before
+///   the subscription is returned; on `.sendingThread`, on the subscribing thread. Without
+///   `refill` a regular file is read once. A file
 ///   whose size reads 0 yet has content (a `/proc` or `/sys` file) has no length to compare,
 ///   and is never reported truncated.
 /// - Fairness and backpressure: a subscription reads one chunk per turn (64 KiB for bytes,
@@ -470,8 +472,8 @@ public enum FileDescriptors {
         refilling = Subscription(
           emitter.subscribe(on: .sendingThread, replayingLast: false) { file.refill() })
       }
-      // The first pass hands over in a turn of its own: never inside `subscribe`.
-      file.refill(isolation: nil)
+      // The first pass is read and handed over here, on the stream's actor: inside `subscribe`.
+      file.refill(isolation: isolation)
       return {
         refilling?.unsubscribe()
         started.disconnect()
@@ -480,7 +482,7 @@ public enum FileDescriptors {
   }
 
   /// The core of every `.sendingThread` reading form, which has no refill: starts the reader
-  /// and asks for its first pass.
+  /// and asks for its first pass, delivered inside `subscribe`, on the subscribing thread.
   private static func firstPass<Decoder: ChunkDecoder>(
     _ start: @escaping Start<Decoder>
   ) -> Connect<DescriptorEvent<Decoder.Value>> {

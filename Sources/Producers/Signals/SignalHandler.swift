@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Darwin)
   import Darwin
 #elseif canImport(Glibc)
@@ -14,12 +16,13 @@ extension UnixSignal {
 
 /// The write end of the self-pipe, which `forwardSignal` writes to.
 ///
-/// Set once, under the registry's lock and before the first handler is installed, and never
+/// Stored once, under the registry's lock and before the first handler is installed, and never
 /// changed: the pipe lives as long as the process, so a handler still running on another thread
-/// after a restore can never write to a reused descriptor number. The constant initializer makes
-/// it a statically initialized global (no lazy initialization on first read), and
-/// `@exclusivity(unchecked)` keeps Swift's dynamic exclusivity bookkeeping out of the handler.
-@exclusivity(unchecked) private nonisolated(unsafe) var pipeWriteEnd: Int32 = -1
+/// after a restore can never write to a reused descriptor number. An `Atomic`, so the compiler
+/// checks that every thread may read it; its load is lock-free, which a signal handler may do.
+/// (It is first touched by ``SignalHandler/setPipe(writeEnd:)``, so the handler never runs its
+/// lazy initialization.)
+private let pipeWriteEnd = Atomic<Int32>(-1)
 
 /// The `sigaction` handler of every subscribed signal: writes the signal number as one byte to
 /// the self-pipe, and nothing else.
@@ -31,7 +34,7 @@ private func forwardSignal(_ number: Int32) {
   let errno = errnoLocation()
   let savedErrno = errno.pointee
   var byte = UInt8(truncatingIfNeeded: number)
-  _ = write(pipeWriteEnd, &byte, 1)
+  _ = write(pipeWriteEnd.load(ordering: .acquiring), &byte, 1)
   errno.pointee = savedErrno
 }
 
@@ -41,7 +44,7 @@ private func forwardSignal(_ number: Int32) {
 enum SignalHandler {
   /// Sets the descriptor the handler writes to; called once, before the first ``install(_:)``.
   static func setPipe(writeEnd: Int32) {
-    pipeWriteEnd = writeEnd
+    pipeWriteEnd.store(writeEnd, ordering: .releasing)
   }
 
   /// Whether the C library lets a program handle `number` (glibc refuses the signals it keeps

@@ -1,0 +1,47 @@
+import Dispatch
+import IndefiniteObservable
+import Testing
+
+@testable import Multicast
+
+/// The run-time checks behind the claims that the compiler cannot check: each test provokes the
+/// breach in a child process (an exit test) and sees the debug assertion stop it, so that a
+/// claim that stops holding fails a test instead of racing.
+///
+/// The checks are `assert`s and `assertIsolated`s, which debug builds compile and release
+/// builds drop; the tests run in debug builds, as `swift test` builds them.
+@Suite struct IsolationAssertionTests {
+  #if DEBUG
+    /// `sendFromCurrentThread` delivers inline when `SendingIsolation` says this thread runs the
+    /// gate's actor. A wrong record (here, made by hand on a thread of no actor) would run an
+    /// actor's closure off it: the assertion stops the process first.
+    @Test func aGateDeliveringInlineOffItsActorStops() async {
+      await #expect(processExitsWith: .failure) {
+        let other = Elsewhere()
+        let gate = await other.gate()
+        SendingIsolation.with(other) { _ = gate.sendFromCurrentThread(1) }
+      }
+    }
+
+    /// The same send, with the record right (on the actor), delivers inline: the control of the
+    /// test above.
+    @Test func aGateDeliveringInlineOnItsActorRuns() async {
+      let other = Elsewhere()
+      let gate = await other.gate()
+      #expect(await other.sendInline(gate, 1) == [1])
+    }
+  #endif
+}
+
+private actor Elsewhere {
+  var received: [Int] = []
+
+  func gate() -> ObserverGate<Int> {
+    ObserverGate(isolation: self) { value in self.received.append(value) }
+  }
+
+  func sendInline(_ gate: ObserverGate<Int>, _ value: Int) -> [Int] {
+    SendingIsolation.with(self) { _ = gate.sendFromCurrentThread(value) }
+    return received
+  }
+}

@@ -34,14 +34,13 @@ extension MulticastStorage where T: Sendable {
       if stateHolder.left == 0 { stateHolder.endAtLimit?() }
     }
     let feed = GateDelivery(gate)
-    let (disconnect, state) = SendingIsolation.with(isolation) {
-      subscribeReportingState(
-        entry(feed), replay: replayingLast, limit: countsHere ? nil : limit)
+    let state = SendingIsolation.with(isolation) {
+      add(entry(feed), reach: .anyThread, replay: replayingLast, limit: countsHere ? nil : limit)
     }
     stateHolder.state = state
     let end = { @Sendable in
       gate.close()
-      disconnect()
+      self.end(state)
     }
     if stateHolder.left == 0 {
       end()  // the replay used the limit

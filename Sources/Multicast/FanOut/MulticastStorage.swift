@@ -16,23 +16,37 @@ import IndefiniteObservable
 /// (replaced last values, removed entries and the closures they hold), run after the lock is
 /// released. Calls into Dispatch (`async`) are the only work besides bookkeeping done under it.
 ///
-/// `@unchecked Sendable` (one of the four hand-proved claims of the core and Multicast; it covers
+/// `Sendable` only when `T` is, and then unchecked (a hand-proved claim of Multicast; it covers
 /// the entries, which are not `Sendable`, and the queued deliveries): the list, the last value
 /// and the counters live inside the lock (`locked`), and the `pending` values of every entry are
-/// read and written only inside it too; the rest is immutable. The lock's state holds the caller's values and closures, which need
-/// not be `Sendable`: an `Emitter`'s or a `CurrentValue`'s storage stays in its owner's one
-/// isolation (neither type is `Sendable`), and a `SendableEmitter`, which any thread may use, takes
-/// only `Sendable` values and closures that are `@Sendable` or run on their actor. A breach is a
-/// race that ThreadSanitizer reports (`.ci/run`) in
-/// MulticastStressTests.manyThreadsSendSubscribeAndUnsubscribeWithinTheContract, which sends,
-/// subscribes and unsubscribes from many threads at once.
-public final class MulticastStorage<T>: @unchecked Sendable {
+/// read and written only inside it too; the rest is immutable. The entries hold the caller's
+/// closures, which need not be `Sendable`: an `Emitter`'s or a `CurrentValue`'s storage is
+/// reached only through its owner and its subscriptions' disconnects, none of them `Sendable`,
+/// so it stays in one isolation; a `SendableEmitter`'s or a `SendableCurrentValue`'s, which any
+/// thread may use, takes only closures that are `@Sendable` or run on their actor through a
+/// gate. Checked in debug builds: a subscriber added to the storage of a sendable source must
+/// come from a spelling that says it may be called from any thread (``Reach``), which
+/// IsolationAssertionTests.aSendableSourceRefusesASubscriberOfOneIsolation sees fire in a child
+/// process. A race in the lock's use is what ThreadSanitizer reports (`.ci/run`) in
+/// MulticastStressTests.manyThreadsSendSubscribeAndUnsubscribeWithinTheContract.
+public final class MulticastStorage<T> {
   /// What owns the storage, for diagnostics.
   enum Kind: String {
     case emitter = "Emitter"
     case currentValue = "CurrentValue"
     case sendableCurrentValue = "SendableCurrentValue"
     case sendableEmitter = "SendableEmitter"
+
+    /// Whether any thread may use the source, and so call its subscribers.
+    var isSendable: Bool { self == .sendableEmitter || self == .sendableCurrentValue }
+  }
+
+  /// Where a subscriber may be called from, as the spelling that subscribed it says.
+  @usableFromInline enum Reach {
+    /// Only in the isolation that subscribed: a closure of a single-isolation source.
+    case oneIsolation
+    /// From any thread: a `@Sendable` closure, or one that an `ObserverGate` holds.
+    case anyThread
   }
 
   /// What the lock guards.
@@ -222,7 +236,7 @@ public final class MulticastStorage<T>: @unchecked Sendable {
 
   // MARK: Subscribing
 
-  /// Adds a subscriber and returns the disconnect that ends it.
+  /// Adds a subscriber of the source's own isolation and returns the disconnect that ends it.
   ///
   /// - Parameters:
   ///   - replay: Deliver the last value, if there is one, before any later value.
@@ -230,24 +244,34 @@ public final class MulticastStorage<T>: @unchecked Sendable {
   ///     non-positive limit delivers nothing: the subscription has ended when this returns.
   func subscribe(
     _ subscriber: MulticastSubscriber<T>,
-    queue: DispatchQueue? = nil,
     replay: Bool = false,
     limit: Int? = nil
-  ) -> @Sendable () -> Void {
-    subscribeReportingState(subscriber, queue: queue, replay: replay, limit: limit).disconnect
+  ) -> Disconnect {
+    let state = add(subscriber, reach: .oneIsolation, replay: replay, limit: limit)
+    // The disconnect keeps the storage, not the emitter: when the emitter goes, its deinit ends
+    // every subscription, so all that a subscription left behind keeps is this small object. A
+    // strong reference rather than a weak one: a weak reference gives the storage a side table,
+    // which LeakSanitizer reports as a leak when the storage lives as long as the process.
+    return { self.end(state) }
   }
 
-  /// `subscribe`, that also returns the entry's state, which says when the storage has ended
-  /// the subscription (by `endAll`, a limit or a lost owner) as well as by the disconnect.
+  /// Adds a subscriber and returns its entry's state, which says when the storage has ended
+  /// the subscription (by `endAll`, a limit or a lost owner); ``end(_:)-(DeliveryState)`` ends
+  /// it. Parameters as for ``subscribe(_:replay:limit:)``; `reach` says where the subscriber
+  /// may be called from, `queue` where it is called.
   @usableFromInline
-  func subscribeReportingState(
+  func add(
     _ subscriber: MulticastSubscriber<T>,
+    reach: Reach,
     queue: DispatchQueue? = nil,
     replay: Bool = false,
     limit: Int? = nil
-  ) -> (disconnect: @Sendable () -> Void, state: DeliveryState) {
+  ) -> DeliveryState {
+    assert(
+      reach == .anyThread || !kind.isSendable,
+      "\(kind.rawValue)<\(T.self)>, which any thread may use, was given a subscriber of one isolation")
     if let limit, limit <= 0 {
-      return (noopDisconnect, DeliveryState(state: DeliveryState.ended, remaining: 0))
+      return DeliveryState(state: DeliveryState.ended, remaining: 0)
     }
     let (entry, replayValue, count, maxSubscribers, sweep) = locked.withLock { state in
       state.nextID += 1
@@ -286,17 +310,7 @@ public final class MulticastStorage<T>: @unchecked Sendable {
       this many is intended.
       """)
     if let replayValue { deliverReplay(replayValue, to: entry) }
-
-    let state = entry.state
-    // The disconnect keeps the storage, not the emitter: when the emitter goes, its deinit ends
-    // every subscription, so all that a subscription left behind keeps is this small object. A
-    // strong reference rather than a weak one: a weak reference gives the storage a side table,
-    // which LeakSanitizer reports as a leak when the storage lives as long as the process.
-    let disconnect = { @Sendable in
-      state.end()
-      self.remove(state)
-    }
-    return (disconnect, state)
+    return entry.state
   }
 
   /// Delivers a synchronous subscriber's replay, then the values parked while it ran, until
@@ -324,8 +338,15 @@ public final class MulticastStorage<T>: @unchecked Sendable {
 
   /// Ends a subscription: no delivery to it begins after this returns.
   func end(_ entry: MulticastEntry<T>) {
-    entry.state.end()
-    remove(entry.state)
+    end(entry.state)
+  }
+
+  /// Ends the subscription whose entry's state is `state`: no delivery to it begins after this
+  /// returns. Idempotent.
+  @usableFromInline
+  func end(_ state: DeliveryState) {
+    state.end()
+    remove(state)
   }
 
   /// Drops the entry whose state is `state` from the list, in constant time (amortized); its
@@ -453,6 +474,23 @@ public final class MulticastStorage<T>: @unchecked Sendable {
     withExtendedLifetime(replaced) {}
     deliver(value, to: subscribers)
     return true
+  }
+}
+
+extension MulticastStorage: @unchecked Sendable where T: Sendable {}
+
+extension MulticastStorage where T: Sendable {
+  /// Adds a subscriber that may be called from any thread (on `queue`, or on the sending
+  /// thread when nil) and returns the `@Sendable` disconnect that ends it. Parameters as for
+  /// ``subscribe(_:replay:limit:)``.
+  func subscribe(
+    _ subscriber: MulticastSubscriber<T>,
+    queue: DispatchQueue?,
+    replay: Bool = false,
+    limit: Int? = nil
+  ) -> @Sendable () -> Void {
+    let state = add(subscriber, reach: .anyThread, queue: queue, replay: replay, limit: limit)
+    return { self.end(state) }
   }
 }
 

@@ -37,9 +37,9 @@ import IndefiniteObservable
 /// bag.unsubscribe(from: newsletter)  // ends both
 /// ```
 ///
-/// - Threading: not `Sendable`, as the ``Subscription``s it holds are not: a bag stays in the
+/// - Threading: not `Sendable`, as the `Subscription`s it holds are not: a bag stays in the
 ///   isolation of the object that holds it, where its subscriptions' disconnects may run. (A
-///   `Sendable` type keeps ``SendableSubscription``s instead, which any thread may end.)
+///   `Sendable` type keeps `SendableSubscription`s instead, which any thread may end.)
 ///   Unsubscribing takes the subscriptions out of the bag before it runs their disconnects, so
 ///   a disconnect or a subscriber may use the bag.
 /// - Lifetime: the bag keeps its subscriptions (and what their disconnects keep, such as the
@@ -91,7 +91,7 @@ public final class SubscriptionBag {
   /// The error of ``subscribeOnce(to:about:_:)`` when the bag already holds a subscription, not
   /// ended, to the same source about the same object (or is still making it).
   ///
-  /// It does not carry that subscription: an error is `Sendable`, and a ``Subscription`` is
+  /// It does not carry that subscription: an error is `Sendable`, and a `Subscription` is
   /// not. The caller got it from the first call.
   public struct AlreadySubscribed: Error {}
   /// One subscription, the source it was made to with ``subscribe(to:about:_:)``, if any, and
@@ -293,8 +293,8 @@ extension Subscription {
 }
 
 extension SendableSubscription {
-  /// Adds the subscription to `bag`, as ``Subscription/store(in:about:)`` does; the bag holds
-  /// it as a ``Subscription`` made from it, and sees it ended from any thread.
+  /// Adds the subscription to `bag`, as `Subscription.store(in:about:)` does; the bag holds
+  /// it as a `Subscription` made from it, and sees it ended from any thread.
   public func store(in bag: SubscriptionBag, about object: AnyObject? = nil) {
     bag.insert(Subscription(self), about: object)
   }

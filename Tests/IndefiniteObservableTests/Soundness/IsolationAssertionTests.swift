@@ -45,3 +45,40 @@ private actor Elsewhere {
     return received
   }
 }
+
+extension IsolationAssertionTests {
+  #if DEBUG
+    /// `LockedState` is not re-entrant: a `withLock` inside its own body would deadlock. Debug
+    /// builds stop the program instead.
+    @Test func aLockTakenAgainFromInsideItsBodyStops() async {
+      await #expect(processExitsWith: .failure) {
+        let count = LockedState(0)
+        count.withLock { _ in count.withLock { $0 += 1 } }
+      }
+    }
+
+    /// A sendable source's storage takes only subscribers that may run on any thread: one
+    /// handed in as of one isolation (which no public spelling does) stops the program.
+    @Test func aSendableSourceRefusesASubscriberOfOneIsolation() async {
+      await #expect(processExitsWith: .failure) {
+        let emitter = SendableEmitter<Int>()
+        _ = emitter._storage.subscribe(.plain { _ in })
+      }
+    }
+
+    /// The control of the two above: a nested lock of another state, and a subscriber of one
+    /// isolation on an `Emitter`, are allowed.
+    @Test func anotherLockInsideABodyAndAnEmittersSubscriberRun() {
+      let outer = LockedState(0)
+      let inner = LockedState(0)
+      outer.withLock { value in inner.withLock { value = $0 + 1 } }
+      #expect(outer.withLock { $0 } == 1)
+      let emitter = Emitter<Int>()
+      var seen: [Int] = []
+      let disconnect = emitter._storage.subscribe(.plain { seen.append($0) })
+      emitter.send(1)
+      disconnect()
+      #expect(seen == [1])
+    }
+  #endif
+}

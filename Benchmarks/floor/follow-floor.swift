@@ -9,7 +9,7 @@
 //   the events were read by a Dispatch read source, as the package did: that floor cost 67 to 70
 //   µs a change against 40 for this one, because Dispatch's manager thread returns from
 //   `epoll_wait` and wakes a worker of the source's queue, one switch more
-//   (Benchmarks/README.md).
+//   (Benchmarks/README.md as it was then, in git).
 // - With no hop (`--no-hop`, "floor0"): the main thread does it all, as `follow` does since it
 //   runs `MainLoop.run()`: `poll`, `read` of inotify, `pread` and `write`, the 4 system calls a
 //   change that `follow` makes, and nothing else. Beside it, `follow` shows what the library's

@@ -70,7 +70,7 @@ import Testing
 
   /// The handler runs where the poller's thread read the change, in no Dispatch queue: the
   /// inotify instance's turn is no queue's `sync` (two allocations an event on Linux,
-  /// Benchmarks/README.md). On Linux, where the package reads inotify itself.
+  /// CONTRIBUTING.md, "Platform facts"). On Linux, where the package reads inotify itself.
   @Test(.enabled(if: isLinux)) func theHandlerRunsInNoDispatchQueue() async throws {
     let directory = TemporaryDirectory()
     defer { directory.remove() }

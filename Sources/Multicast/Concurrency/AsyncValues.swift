@@ -63,7 +63,8 @@ public struct AsyncValues<Element: Sendable>: AsyncSequence {
     let (stream, continuation) = AsyncStream.makeStream(
       of: Element.self, bufferingPolicy: bufferingPolicy)
     let subscription = observable.subscribe { _ = continuation.yield($0) }
-    return Iterator(base: stream.makeAsyncIterator(), subscription: IteratorSubscription(subscription))
+    return Iterator(
+      base: stream.makeAsyncIterator(), subscription: IteratorSubscription(subscription))
   }
 
   /// Iterates over the values of one subscription; dropping it unsubscribes.

@@ -269,7 +269,8 @@ public final class MulticastStorage<T> {
   ) -> DeliveryState {
     assert(
       reach == .anyThread || !kind.isSendable,
-      "\(kind.rawValue)<\(T.self)>, which any thread may use, was given a subscriber of one isolation")
+      "\(kind.rawValue)<\(T.self)>, which any thread may use, was given a subscriber of one isolation"
+    )
     if let limit, limit <= 0 {
       return DeliveryState(state: DeliveryState.ended, remaining: 0)
     }

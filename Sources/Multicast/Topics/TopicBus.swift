@@ -244,7 +244,8 @@ public final class TopicBus: Sendable {
   @usableFromInline
   func add<Payload>(
     _ topic: Topic<Payload>, sender: (any AnyObject & Sendable)?, once: Bool,
-    _ subscribe: (SendableEmitter<TopicEvent<Payload>>, TopicSubscriberState) -> SendableSubscription
+    _ subscribe: (SendableEmitter<TopicEvent<Payload>>, TopicSubscriberState) ->
+      SendableSubscription
   ) -> SendableSubscription {
     let key = topic.key
     // Counted before the emitter is used, so that the channel stays filed while it is.

@@ -21,8 +21,8 @@ import IndefiniteObservable
 /// (serialized with the channel's other work, such as the directory checks of a file watch),
 /// with no thread switch. `serially` is what a serial queue's `sync` was here, at the cost of a
 /// lock taken twice: `DispatchQueue.sync` allocated twice an event on Linux (the closure's
-/// context and the block given to libdispatch: 2 of `follow`'s 9 `malloc` a paced line,
-/// Benchmarks/README.md). (A Dispatch read source costs one more thread switch: its manager
+/// context and the block given to libdispatch: 2 of `follow`'s 9 `malloc` a paced line;
+/// CONTRIBUTING.md, "Platform facts"). (A Dispatch read source costs one more thread switch: its manager
 /// thread returns from `epoll_wait` and wakes a worker of the source's queue.)
 final class ProcessChannel: Sendable {
   private let fd: Int32

@@ -112,6 +112,28 @@ import Testing
     while calls < 2 { await Task.yield() }
     gate.close()
   }
+
+  /// The README's `Clicks`, ended from `Task.detached`, does not compile (the Concurrency
+  /// guide's counter-example); the same program over a `SendableEmitter`, whose subscriptions
+  /// any thread may end, compiles and runs with no race (under ThreadSanitizer in CI): each
+  /// subscription ends on another thread while the main actor sends, and nothing reaches a
+  /// subscriber once its `unsubscribe()` has returned.
+  @Test func aSendableSourcesSubscriptionsEndOnDetachedTasksWithNoRace() async {
+    let clicks = SendableEmitter<Int>()
+    clicks.maxSubscribers = .max
+    var delivered = 0
+    var ends: [Task<Void, Never>] = []
+    for round in 0..<2_000 {
+      let subscription = clicks.subscribe { _ in delivered += 1 }
+      ends.append(Task.detached { subscription.unsubscribe() })
+      clicks.send(round)
+    }
+    for end in ends { await end.value }
+    let before = delivered
+    clicks.send(-1)
+    #expect(delivered == before)
+    #expect(clicks.subscriberCount == 0)
+  }
 }
 
 @MainActor private final class ViewModel {

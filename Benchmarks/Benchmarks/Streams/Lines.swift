@@ -80,6 +80,7 @@ enum LinesFile {
 /// awaits the method, so only the actor touches it meanwhile.
 private actor LineReading {
   private var count = 0
+  private var finished = false
   private var ended: CheckedContinuation<Void, Never>?
 
   func read(_ path: String, _ benchmark: UncheckedSendable<Benchmark>) async throws {
@@ -87,21 +88,24 @@ private actor LineReading {
     let receiver = Receiver()
     benchmark.value.startMeasurement()
     let lines = try FileDescriptors.lines(of: fd, ownership: .streamCloses)
-    var subscription: Subscription?
-    await withCheckedContinuation { continuation in
-      ended = continuation
-      subscription = lines.subscribe(
-        next: { line in
-          receiver.receive(line.utf8.count)
-          self.count += 1
-        },
-        status: { status in
-          guard case .endOfFile = status else { return }
-          self.ended?.resume()
-          self.ended = nil
-        })
+    // The first pass is delivered inside `subscribe`, so the end of a short file may come
+    // before the wait begins.
+    finished = false
+    let subscription = lines.subscribe(
+      next: { line in
+        receiver.receive(line.utf8.count)
+        self.count += 1
+      },
+      status: { status in
+        guard case .endOfFile = status else { return }
+        self.finished = true
+        self.ended?.resume()
+        self.ended = nil
+      })
+    if !finished {
+      await withCheckedContinuation { continuation in ended = continuation }
     }
-    subscription?.unsubscribe()
+    subscription.unsubscribe()
     benchmark.value.stopMeasurement()
     precondition(count == LinesFile.lineCount, "read \(count) lines")
   }

@@ -237,13 +237,17 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
       // The caller runs on the gate's actor: checked in debug builds, where a wrong decision
       // (`isSenderOn`) stops the program before a closure of the actor runs off it
       // (IsolationAssertionTests.aGateDeliveringInlineOffItsActorStops).
-      actor.assertIsolated(Self.offTheActor)
+      #if DEBUG
+        actor.assertIsolated(Self.offTheActor)
+      #endif
       SendingIsolation.with(actor) {
         call(value)
         drainQueued()
       }
     case .drainNow(let actor):
-      actor.assertIsolated(Self.offTheActor)
+      #if DEBUG
+        actor.assertIsolated(Self.offTheActor)
+      #endif
       SendingIsolation.with(actor) { drainQueued() }
     case .schedule(let actor):
       schedule(on: actor)

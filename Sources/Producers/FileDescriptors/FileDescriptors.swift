@@ -102,11 +102,11 @@ public enum FileDescriptors {
   /// it to the stream's actor: so a change learnt on a system thread (a Dispatch source's
   /// handler, a C library's callback) reaches the subscriber in one thread switch, with no
   /// doorbell stream and no queue between. A ``FileWatch`` stream delivers on its actor: sent
-  /// from its subscriber, the read runs on that actor. The values are delivered in a turn of
-  /// the actor of their own, also when `send` is called on that actor (never inside `send`):
-  /// to read and deliver in one call on the actor, use `refill` with a stream of that actor. A
-  /// send while a read of this subscription is under way elsewhere makes that read go on to the
-  /// new end instead, and returns at once. After `unsubscribe()` returns, a send reads nothing.
+  /// from its subscriber, the read runs on that actor. The values are delivered inside `send`
+  /// when it is called on the stream's actor (the main thread, for the main actor), and in a
+  /// turn of that actor when it is called on another thread. A send while a read of this
+  /// subscription is under way elsewhere makes that read go on to the new end instead, and
+  /// returns at once. After `unsubscribe()` returns, a send reads nothing.
   /// Other descriptors ignore `refillInline` and are read as with
   /// ``bytes(of:ownership:refill:isolation:)``.
   ///

@@ -25,7 +25,7 @@ import IndefiniteObservable
 /// so it stays in one isolation; a `SendableEmitter`'s or a `SendableCurrentValue`'s, which any
 /// thread may use, takes only closures that are `@Sendable` or run on their actor through a
 /// gate. Checked in debug builds: a subscriber added to the storage of a sendable source must
-/// come from a spelling that says it may be called from any thread (``Reach``), which
+/// come from a spelling that says it may be called from any thread (`Reach`), which
 /// IsolationAssertionTests.aSendableSourceRefusesASubscriberOfOneIsolation sees fire in a child
 /// process. A race in the lock's use is what ThreadSanitizer reports (`.ci/run`) in
 /// MulticastStressTests.manyThreadsSendSubscribeAndUnsubscribeWithinTheContract.

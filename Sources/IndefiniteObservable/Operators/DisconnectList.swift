@@ -5,12 +5,12 @@
 /// ended. Its methods may be called from any thread and from inside the disconnects they call;
 /// disconnects run after the lock is released.
 ///
-/// It is thread-safe because `Subscription.unsubscribe()` may run on another thread than the one
-/// delivering values (the one that appends).
+/// It is thread-safe because a source may deliver values (and so append) on a thread of its own
+/// while `unsubscribe()` runs where the subscription is.
 @usableFromInline
 final class DisconnectList {
-  // Not `Sendable`, as `SerialDisconnect`: it crosses threads only inside the disconnect of
-  // `flatMap`, which a `Subscription` calls from any thread (its claim covers it). The held
+  // Not `Sendable`, as `SerialDisconnect`: it crosses threads only inside `flatMap`, whose
+  // values a source may deliver on a thread of its own while the subscription ends. The held
   // disconnects live inside the lock, and those taken out are called after the lock is released.
   // `FlatMapTests.noInnerStreamStaysConnectedAfterUnsubscribeOnAnotherThread` would see a
   // breach (under ThreadSanitizer, a race; otherwise an inner stream left connected).

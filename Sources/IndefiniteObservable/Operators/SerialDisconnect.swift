@@ -7,13 +7,13 @@
 /// called from any thread and from inside the disconnects they call; disconnects run after the
 /// lock is released.
 ///
-/// It is thread-safe because `Subscription.unsubscribe()` may run on another thread than the one
-/// delivering values.
+/// It is thread-safe because a source may deliver values on a thread of its own while
+/// `unsubscribe()` runs where the subscription is.
 @usableFromInline
 final class SerialDisconnect {
-  // Not `Sendable`: it crosses threads only inside the disconnects of the operators that use it,
-  // which a `Subscription` calls from any thread (its claim covers them). The held disconnect
-  // lives inside the lock, and one taken out is called after the lock is released.
+  // Not `Sendable`: it crosses threads only inside the operators that use it, whose values a
+  // source may deliver on a thread of its own while the subscription ends where it is. The held
+  // disconnect lives inside the lock, and one taken out is called after the lock is released.
   private let slot = LockedState(Slot())
 
   /// The held disconnect, in a struct: a closure in a tuple or kept directly as a generic state

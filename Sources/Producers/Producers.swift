@@ -1,2 +1,0 @@
-// The Producers module: event sources of the operating system as indefinite streams.
-import IndefiniteObservable

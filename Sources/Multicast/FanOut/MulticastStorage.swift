@@ -1,6 +1,14 @@
 import Dispatch
 import IndefiniteObservable
 
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// The subscribers and last value of a multicast source (``Emitter``, ``CurrentValue``,
 /// ``SendableEmitter``, ``SendableCurrentValue``): opaque, its members are the module's own.
 ///
@@ -66,6 +74,8 @@ public final class MulticastStorage<T> {
     /// Counts sends, for diagnostics; can be reset.
     @usableFromInline var sendCount = 0
     var maxSubscribers = 100
+    /// Whether the storage has warned that it has more subscribers than `maxSubscribers`: once.
+    var hasWarned = false
     var nextID = 0
     var ownerBoundCount = 0
     /// The ``count`` at which a subscribe next ends the subscriptions whose owner is gone: twice
@@ -274,7 +284,7 @@ public final class MulticastStorage<T> {
     if let limit, limit <= 0 {
       return DeliveryState(state: DeliveryState.ended, remaining: 0)
     }
-    let (entry, replayValue, count, maxSubscribers, sweep) = locked.withLock { state in
+    let (entry, replayValue, overLimit, sweep) = locked.withLock { state in
       state.nextID += 1
       // A synchronous replay is delivered below, outside the lock; sends that reach the entry
       // meanwhile park their values in it, so that the replay arrives first.
@@ -292,7 +302,8 @@ public final class MulticastStorage<T> {
       let sweeps = state.count >= state.sweepAt
       // Until this sweep is done: one at a time is enough.
       if sweeps { state.sweepAt = Int.max }
-      return (entry, replaysHere ? state.last : nil, state.count, state.maxSubscribers, sweeps)
+      let overLimit = state.count > state.maxSubscribers && !state.hasWarned
+      return (entry, replaysHere ? state.last : nil, overLimit, sweeps)
     }
     // Amortized constant time: a sweep reads every owner, once the count has doubled since the
     // last one.
@@ -300,18 +311,38 @@ public final class MulticastStorage<T> {
       sweepLostOwners()
       locked.withLock { $0.sweepAt = max(State.minimumSweep, $0.count * 2) }
     }
-    // Past the limit, only the subscriptions that have not lost their owner count. They are
-    // counted (which reads every owner) only where the assertion is checked, not in release
-    // builds, where a program past its limit would otherwise pay it at every subscribe.
-    assert(
-      count <= maxSubscribers || subscriberCount <= maxSubscribers,
-      """
-      \(kind.rawValue)<\(T.self)> has \(subscriberCount) subscribers, more than its \
-      maxSubscribers (\(maxSubscribers)): subscriptions may be leaking. Raise maxSubscribers if \
-      this many is intended.
-      """)
+    if overLimit { warnIfOverLimit() }
     if let replayValue { deliverReplay(replayValue, to: entry) }
     return entry.state
+  }
+
+  /// Says once, on standard error, that the source has more subscribers than its
+  /// `maxSubscribers`: a likely leak made visible, as Node's `EventEmitter` does, while the
+  /// program goes on (a list of 150 cells may observe one value legitimately). Only the
+  /// subscriptions that have not lost their owner count, so the owners are read, once the
+  /// count passes the limit, until the warning has been given.
+  private func warnIfOverLimit() {
+    let count = subscriberCount
+    let limit: Int? = locked.withLock { state in
+      guard count > state.maxSubscribers, !state.hasWarned else { return nil }
+      state.hasWarned = true
+      return state.maxSubscribers
+    }
+    guard let limit else { return }
+    let warning = """
+      warning: \(kind.rawValue)<\(T.self)> has \(count) subscribers, more than its \
+      maxSubscribers (\(limit)): subscriptions may be leaking. Raise maxSubscribers if this many \
+      is intended; this is said once per source.
+
+      """
+    var bytes = Array(warning.utf8)
+    #if canImport(Darwin)
+      _ = Darwin.write(STDERR_FILENO, &bytes, bytes.count)
+    #elseif canImport(Glibc)
+      _ = Glibc.write(STDERR_FILENO, &bytes, bytes.count)
+    #elseif canImport(Musl)
+      _ = Musl.write(STDERR_FILENO, &bytes, bytes.count)
+    #endif
   }
 
   /// Delivers a synchronous subscriber's replay, then the values parked while it ran, until

@@ -42,16 +42,18 @@ extension MulticastSubject {
     _storage.locked.withLock { $0.sendCount = 0 }
   }
 
-  /// The number of subscribers above which subscribing fails an assertion; 100 by default.
+  /// The number of subscribers above which the source warns of a likely leak; 100 by default.
   ///
-  /// A guard against runaway subscription (subscribing in a loop, or never unsubscribing): in a
-  /// debug build, subscribing past the limit stops the program with a message that names the
-  /// source's type and the count; in a release build the check does nothing. Raise it for
-  /// sources that legitimately have many subscribers; `Int.max` turns the check off. A read-only
-  /// view's subscriptions count against it too.
+  /// A guard against runaway subscription (subscribing in a loop, or never unsubscribing): the
+  /// subscribe that passes the limit prints one warning on standard error, naming the source's
+  /// type, its count and the limit, once per source, in every build; the program goes on, and
+  /// so does the subscription (Node's `EventEmitter` does the same; Uber's Signals stopped a
+  /// debug build, which stopped legitimate apps too). Raise it for sources that legitimately have
+  /// many subscribers; `Int.max` turns the warning off. Subscriptions whose owner is gone do not
+  /// count; a read-only view's subscriptions do.
   ///
   /// Setting it takes any value, even one below ``MulticastSource/subscriberCount`` (then the
-  /// next subscribe fails the assertion); to have such a limit refused at once, call
+  /// next subscribe warns); to have such a limit refused at once, call
   /// ``setMaxSubscribers(_:)``.
   public var maxSubscribers: Int {
     get { _storage.locked.withLock { $0.maxSubscribers } }

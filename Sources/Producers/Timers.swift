@@ -171,7 +171,7 @@ public enum Timers {
   ///     passes a ``ManualClock``.
   ///   - delivery: `.sendingThread`.
   ///   - next: Called with each tick, where the alarm fires.
-  /// - Returns: The subscription.
+  /// - Returns: The subscription, which any thread may end; dropping it does not unsubscribe.
   public static func every(
     _ interval: Duration,
     leeway: Duration = .zero,
@@ -198,7 +198,7 @@ public enum Timers {
   ///   - clock: The clock that measures the interval: `ContinuousClock` by default.
   ///   - delivery: `.sendingThread`.
   ///   - next: Called with each tick, where the alarm fires.
-  /// - Returns: The subscription.
+  /// - Returns: The subscription, which any thread may end; dropping it does not unsubscribe.
   public static func every(
     seconds: Double,
     leeway: Duration = .zero,
@@ -221,7 +221,7 @@ public enum Timers {
   ///   - clock: The clock that measures `delay`: `ContinuousClock` by default.
   ///   - delivery: `.sendingThread`.
   ///   - next: Called with the tick, where the alarm fires.
-  /// - Returns: The subscription.
+  /// - Returns: The subscription, which any thread may end; dropping it does not unsubscribe.
   public static func after(
     _ delay: Duration,
     leeway: Duration = .zero,

@@ -89,7 +89,7 @@ extension MulticastSource where Value: Sendable {
   ///   - limit: End the subscription after this many values delivered or enqueued (the
   ///     replayed one included); nil for no limit. A limit of zero or less delivers nothing.
   ///   - next: Called with each value, on `target`.
-  /// - Returns: The subscription; dropping it does not unsubscribe.
+  /// - Returns: The subscription, which any thread may end; dropping it does not unsubscribe.
   @discardableResult
   public func subscribe(
     on target: some DeliveryTarget,

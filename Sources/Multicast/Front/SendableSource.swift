@@ -93,7 +93,8 @@ extension SendableSource {
   ///     for no limit. A limit of zero or less delivers nothing.
   ///   - isolation: The actor `next` runs on: the caller's, which the compiler passes.
   ///   - next: Called with each value, on `isolation`.
-  /// - Returns: The subscription; dropping it does not unsubscribe.
+  /// - Returns: The subscription, which any thread may end (its subscriber still runs only on
+  ///   `isolation`); dropping it does not unsubscribe.
   @discardableResult @inlinable
   public func subscribe(
     replayingLast: Bool = Self.replaysLastByDefault,

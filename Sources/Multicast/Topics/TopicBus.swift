@@ -148,7 +148,7 @@ public final class TopicBus: Sendable {
   ///     publishes, exactly one is delivered.
   ///   - isolation: The actor `handler` runs on: the caller's, which the compiler passes.
   ///   - handler: Called with each delivered event, on `isolation`, with no lock held.
-  /// - Returns: The subscription; dropping it does not unsubscribe.
+  /// - Returns: The subscription, which any thread may end; dropping it does not unsubscribe.
   @discardableResult
   @inlinable
   public func subscribe<Payload>(

@@ -237,7 +237,7 @@ public enum FileDescriptors {
   ///   - next: Called with each chunk, on the thread that read it.
   ///   - status: Called with end of file or a failure, on the thread that found it, after the
   ///     values before it.
-  /// - Returns: The subscription.
+  /// - Returns: The subscription, which any thread may end; dropping it does not unsubscribe.
   public static func bytes(
     of fd: Int32,
     ownership: DescriptorOwnership,
@@ -264,7 +264,7 @@ public enum FileDescriptors {
   ///   - next: Called with each line, on the thread that read it.
   ///   - status: Called with end of file or a failure, on the thread that found it, after the
   ///     lines before it.
-  /// - Returns: The subscription.
+  /// - Returns: The subscription, which any thread may end; dropping it does not unsubscribe.
   public static func lines(
     of fd: Int32,
     ownership: DescriptorOwnership,
@@ -363,7 +363,7 @@ public enum FileDescriptors {
   ///   - ownership: Whether the subscription closes `fd` (see ``DescriptorOwnership``).
   ///   - delivery: `.sendingThread`.
   ///   - next: Called with the bytes a read would return, on the poller's thread.
-  /// - Returns: The subscription.
+  /// - Returns: The subscription, which any thread may end; dropping it does not unsubscribe.
   public static func readable(
     _ fd: Int32,
     ownership: DescriptorOwnership,
@@ -393,7 +393,7 @@ public enum FileDescriptors {
   ///   - ownership: Whether the subscription closes `fd` (see ``DescriptorOwnership``).
   ///   - delivery: `.sendingThread`.
   ///   - next: Called with the room for writing, on the poller's thread.
-  /// - Returns: The subscription.
+  /// - Returns: The subscription, which any thread may end; dropping it does not unsubscribe.
   public static func writable(
     _ fd: Int32,
     ownership: DescriptorOwnership,

@@ -119,7 +119,7 @@ public enum FileWatch {
   ///   - path: The path to watch.
   ///   - delivery: `.sendingThread`.
   ///   - next: Called with each change, on the thread that read it.
-  /// - Returns: The subscription.
+  /// - Returns: The subscription, which any thread may end; dropping it does not unsubscribe.
   public static func changes(
     at path: String, on delivery: SynchronousDelivery,
     _ next: @escaping @Sendable (FileChange) -> Void
@@ -139,7 +139,7 @@ public enum FileWatch {
   ///   - fd: The open descriptor of the file to watch.
   ///   - delivery: `.sendingThread`.
   ///   - next: Called with each change, on the thread that read it.
-  /// - Returns: The subscription.
+  /// - Returns: The subscription, which any thread may end; dropping it does not unsubscribe.
   public static func changes(
     of fd: Int32, on delivery: SynchronousDelivery,
     _ next: @escaping @Sendable (FileChange) -> Void

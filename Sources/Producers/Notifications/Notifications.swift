@@ -104,7 +104,7 @@ public enum Notifications {
   ///   - center: The center to observe; `.default` unless given.
   ///   - delivery: `.sendingThread`.
   ///   - next: Called with the name of each notification, on the posting thread.
-  /// - Returns: The subscription.
+  /// - Returns: The subscription, which any thread may end; dropping it does not unsubscribe.
   public static func named(
     _ name: Notification.Name,
     object: AnyObject? = nil,
@@ -135,7 +135,7 @@ public enum Notifications {
   ///   - transform: Runs on the posting thread; returns the value to deliver, or nil to
   ///     deliver nothing for this notification.
   ///   - next: Called with each value, on the posting thread, after `transform`.
-  /// - Returns: The subscription.
+  /// - Returns: The subscription, which any thread may end; dropping it does not unsubscribe.
   public static func named<Value: Sendable>(
     _ name: Notification.Name,
     object: AnyObject? = nil,

@@ -108,7 +108,7 @@ public enum Signals {
   ///   - signals: The signals to receive; duplicates are ignored.
   ///   - delivery: `.sendingThread`.
   ///   - next: Called with each delivery, on the thread that read it.
-  /// - Returns: The subscription.
+  /// - Returns: The subscription, which any thread may end; dropping it does not unsubscribe.
   public static func deliveries(
     of signals: UnixSignal..., on delivery: SynchronousDelivery,
     _ next: @escaping @Sendable (UnixSignal) -> Void

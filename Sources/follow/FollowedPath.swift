@@ -107,6 +107,11 @@ import Producers
     var info = stat()
     guard stat(path, &info) == 0 else {
       let reason = String(cString: strerror(errno))
+      // The name is watched in its directory, before the absence is said, so that a file that
+      // appears there is opened as its creation is read, however soon it is renamed away; the
+      // look every `retryInterval` stays for what the watch cannot see (a missing directory,
+      // the target of a dangling link).
+      if watching.isEmpty { try? watchPath(ifMissing: .waitForIt) }
       reportAbsence("cannot open \(path): \(reason); following it once it appears")
       return false
     }
@@ -141,7 +146,7 @@ import Producers
   /// same call; read on another thread, it hops (one hop, as a watch delivering there makes). The main actor may take the
   /// change in late (its output waits for a slow reader, the machine is busy), when the file
   /// has been rotated away again: it was opened in time, and is read all the same.
-  private func watchPath() throws(FileWatchError) {
+  private func watchPath(ifMissing: FileWatch.IfMissing = .throwNotFound) throws(FileWatchError) {
     // Closed with the watch: a change dropped unread (the watch replaced or stopped meanwhile)
     // takes its file's descriptor with it.
     let delivery = ObserverGate<PathChange>(isolation: MainActor.shared) {
@@ -150,7 +155,8 @@ import Producers
     }
     let watch: SendableSubscription
     do {
-      watch = try FileWatch.changes(at: path, on: .sendingThread) { [path] change in
+      watch = try FileWatch.changes(at: path, ifMissing: ifMissing, on: .sendingThread) {
+        [path] change in
         let opens = change == .created || change == .replaced
         let change = PathChange(change: change, opened: opens ? OpenedFile(path) : nil)
         // Read on the main thread (`MainLoop`), the gate delivers now; elsewhere, it hops.
@@ -498,7 +504,7 @@ import Producers
     case .replaced, .created:
       if let opened, !openTails.contains(where: { $0.identity.matches(opened.identity) }) {
         retireCurrent(because: "replaced")
-        return openNew(opened)
+        return openNew(opened, appeared: reportedAbsence != nil)
       }
       // Not opened (gone again already), or a file being read: one that was moved back is
       // taken back if it is at the path now.
@@ -538,7 +544,9 @@ import Producers
 
   /// Opens the new file at the path, told by the path's watch, which watches it already; or
   /// follows `opened`, the file that the watch opened when it appeared there.
-  private func openNew(_ opened: OpenedFile? = nil) {
+  ///
+  /// `appeared`: the path had no file to read before this one, as ``retry()`` says too.
+  private func openNew(_ opened: OpenedFile? = nil, appeared: Bool = false) {
     guard !stopped, opened != nil || !takeBackRotatedAwayFileAtPath() else { return }
     // A link whose target was made after the watch saw the link: the watch followed it to
     // nothing, and would not see the target's changes. (Unsubscribing the watch from its own
@@ -552,7 +560,10 @@ import Producers
       reportedAbsence = nil
       retrying?.unsubscribe()
       retrying = nil
-      Output.note("\(path): following the new file")
+      Output.note(
+        appeared
+          ? "\(path) has appeared; following it from its start"
+          : "\(path): following the new file")
     } catch {
       // Gone again before it could be opened, or a dangling link: looked at again until there
       // is a file (the watch may not see it: a link's target is made elsewhere).

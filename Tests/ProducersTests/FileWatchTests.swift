@@ -34,6 +34,28 @@ import Testing
     subscription.unsubscribe()
   }
 
+  /// A path with no file, watched with `ifMissing: .waitForIt`: the file that appears there is
+  /// reported as created, and then watched; with the default, the same path is refused; and a
+  /// missing directory is refused either way.
+  @Test func aMissingFileIsWaitedForWhenAskedAndRefusedOtherwise() async throws {
+    let directory = TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("app.log")
+    #expect(throws: FileWatchError.notFound(path)) { try FileWatch.changes(at: path) }
+    #expect(throws: FileWatchError.notFound(path + "/below")) {
+      try FileWatch.changes(at: path + "/below", ifMissing: .waitForIt)
+    }
+    let changes = Recorder<FileChange>()
+    let subscription = try FileWatch.changes(at: path, ifMissing: .waitForIt)
+      .subscribe(changes.record)
+    append("x\n", to: path)
+    #expect(await changes.arrival { $0.contains(.created) })
+    append("y\n", to: path)
+    #expect(await changes.arrival { $0.contains(.modified) })
+    #expect(changes.values.first == .created)
+    subscription.unsubscribe()
+  }
+
   @Test func aFileMovedOverThePathIsReportedAsReplaced() async throws {
     let directory = TemporaryDirectory()
     defer { directory.remove() }

@@ -25,7 +25,7 @@ import Multicast
 ///   is not isolated to an actor cannot make a stream. The stream is not
 ///   `Sendable`: subscribe and unsubscribe on that actor; once `unsubscribe()` returns, that
 ///   subscription receives nothing more.
-/// - On the reading thread: ``changes(at:on:_:)`` and ``changes(of:on:_:)`` with
+/// - On the reading thread: ``changes(at:ifMissing:on:_:)`` and ``changes(of:on:_:)`` with
 ///   `.sendingThread` subscribe a `@Sendable` closure, from any isolation, that runs where the
 ///   events are read, with no thread switch by the package; each makes a watch of its own.
 /// - Lifetime: the watch (its descriptor and its system watches) lives as long as the stream or
@@ -53,16 +53,23 @@ public enum FileWatch {
   /// it). On Apple platforms the directory must stay: a stream whose directory is removed
   /// reports nothing more.
   ///
-  /// - Throws: ``FileWatchError/notFound(_:)`` when nothing exists at `path`,
+  /// - Throws: ``FileWatchError/notFound(_:)`` when nothing exists at `path` (with
+  ///   ``IfMissing/waitForIt``, only when its directory does not exist),
   ///   ``FileWatchError/notAccessible(_:_:)`` when it cannot be read, and
   ///   ``FileWatchError/watchFailed(_:)`` when the system has no watch to give.
   /// - Parameters:
   ///   - path: The path to watch.
+  ///   - ifMissing: What to do when no file is at `path` now: throw
+  ///     ``FileWatchError/notFound(_:)`` (the default), or ``IfMissing/waitForIt``, watch the
+  ///     name in its directory and report ``FileChange/created`` when a file appears there, as
+  ///     `tail -F` waits for a log that is not there yet. Its directory must exist either way.
   ///   - isolation: The actor changes are delivered on: the caller's, which the compiler passes.
   public static func changes(
-    at path: String, isolation: isolated any Actor = #isolation
+    at path: String, ifMissing: IfMissing = .throwNotFound,
+    isolation: isolated any Actor = #isolation
   ) throws(FileWatchError) -> ValueObservable<FileChange> {
-    let watch = connection(to: try FileWatcher(path: path, queue: privateQueue()))
+    let watch = connection(
+      to: try FileWatcher(path: path, ifMissing: ifMissing, queue: privateQueue()))
     return GatedConnection.stream(isolation: isolation, watch)
   }
 
@@ -87,7 +94,7 @@ public enum FileWatch {
   }
 
   /// Subscribes `next` to the changes at `path`, to run on the thread that reads them from the
-  /// system: no thread switch by the package (see ``changes(at:isolation:)`` for what is watched
+  /// system: no thread switch by the package (see ``changes(at:ifMissing:isolation:)`` for what is watched
   /// and the changes reported).
   ///
   /// ```swift
@@ -114,23 +121,26 @@ public enum FileWatch {
   ///   Dropping the subscription does not unsubscribe: the watch then lives as long as the
   ///   process.
   ///
-  /// - Throws: As ``changes(at:isolation:)``; nothing is watched then.
+  /// - Throws: As ``changes(at:ifMissing:isolation:)``; nothing is watched then.
   /// - Parameters:
   ///   - path: The path to watch.
+  ///   - ifMissing: What to do when no file is at `path` now (see
+  ///     ``changes(at:ifMissing:isolation:)``).
   ///   - delivery: `.sendingThread`.
   ///   - next: Called with each change, on the thread that read it.
   /// - Returns: The subscription, which any thread may end; dropping it does not unsubscribe.
   public static func changes(
-    at path: String, on delivery: SynchronousDelivery,
+    at path: String, ifMissing: IfMissing = .throwNotFound, on delivery: SynchronousDelivery,
     _ next: @escaping @Sendable (FileChange) -> Void
   ) throws(FileWatchError) -> SendableSubscription {
-    let watch = connection(to: try FileWatcher(path: path, queue: privateQueue()))
+    let watch = connection(
+      to: try FileWatcher(path: path, ifMissing: ifMissing, queue: privateQueue()))
     return GatedConnection.subscription(ObserverGate(next), watch)
   }
 
   /// Subscribes `next` to the changes to the file open as `fd`, to run on the thread that reads
   /// them from the system (see ``changes(of:isolation:)`` for what is watched, and
-  /// ``changes(at:on:_:)`` for the threading and the lifetime).
+  /// ``changes(at:ifMissing:on:_:)`` for the threading and the lifetime).
   ///
   /// The descriptor is only watched, never closed or read; keep it open while subscribed.
   ///

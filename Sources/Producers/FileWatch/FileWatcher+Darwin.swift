@@ -28,20 +28,26 @@
     private var directorySource: DispatchSourceFileSystemObject?
     private var identity: FileIdentity?
 
-    /// Watches `path`: the file there, and its name in its parent directory.
-    init(path: String, queue: DispatchQueue) throws(FileWatchError) {
+    /// Watches `path`: the file there, and its name in its parent directory; with no file
+    /// there, the name alone when `ifMissing` says to wait for it.
+    init(path: String, ifMissing: FileWatch.IfMissing, queue: DispatchQueue) throws(FileWatchError)
+    {
       self.path = path
       self.queue = DispatchQueue(label: "IndefiniteObservable.FileWatch", target: queue)
       let directoryFD = open(Self.directory(of: path), O_EVTONLY | O_CLOEXEC)
       guard directoryFD >= 0 else { throw Self.error(path, Errno(System.errno)) }
       let fileFD = open(path, O_EVTONLY | O_CLOEXEC)
-      guard fileFD >= 0 else {
+      if fileFD < 0 {
         let errno = Errno(System.errno)
-        close(directoryFD)
-        throw Self.error(path, errno)
+        let waits =
+          ifMissing == .waitForIt && (errno.rawValue == ENOENT || errno.rawValue == ENOTDIR)
+        guard waits else {
+          close(directoryFD)
+          throw Self.error(path, errno)
+        }
       }
       self.queue.sync {
-        watchFile(fileFD)
+        if fileFD >= 0 { watchFile(fileFD) }
         let source = DispatchSource.makeFileSystemObjectSource(
           fileDescriptor: directoryFD, eventMask: [.write], queue: self.queue)
         source.setEventHandler { [weak self] in self?.directoryChanged() }

@@ -23,13 +23,18 @@
     private let translator: any InotifyTranslator
     private let receiver: InotifyReceiver
 
-    /// Watches `path`: the file there, and its name in its parent directory. (`queue` is the
-    /// Apple platforms' watch queue; here the work runs in the inotify instance's turn.)
-    init(path: String, queue _: DispatchQueue) throws(FileWatchError) {
+    /// Watches `path`: the file there, and its name in its parent directory; with no file
+    /// there, the name alone when `ifMissing` says to wait for it. (`queue` is the Apple
+    /// platforms' watch queue; here the work runs in the inotify instance's turn.)
+    init(
+      path: String, ifMissing: FileWatch.IfMissing, queue _: DispatchQueue
+    ) throws(FileWatchError) {
+      var isMissing = false
       switch System.status(path: path) {
       case .success: break
       case .failure(let errno) where errno.rawValue == ENOENT || errno.rawValue == ENOTDIR:
-        throw .notFound(path)
+        guard ifMissing == .waitForIt else { throw .notFound(path) }
+        isMissing = true
       case .failure(let errno): throw .notAccessible(path, errno)
       }
       let inotify = try Inotify.shared()
@@ -41,9 +46,11 @@
       case .failure(let errno):
         throw errno.rawValue == ENOENT ? .notFound(path) : .notAccessible(path, errno)
       }
-      let fileWatch: Int32
-      switch inotify.add(path, mask: Self.fileMask, for: receiver) {
+      var fileWatch: Int32 = -1
+      switch isMissing ? nil : inotify.add(path, mask: Self.fileMask, for: receiver) {
+      case nil: break
       case .success(let watch): fileWatch = watch
+      case .failure(let errno) where errno.rawValue == ENOENT && ifMissing == .waitForIt: break
       case .failure(let errno):
         inotify.remove(directoryWatch, for: receiver)
         throw errno.rawValue == ENOENT ? .notFound(path) : .notAccessible(path, errno)

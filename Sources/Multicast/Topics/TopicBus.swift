@@ -15,7 +15,7 @@ import IndefiniteObservable
 /// - Topics are typed: a ``Topic`` carries its payload type, and an event (``TopicEvent``)
 ///   carries the topic, the optional sender and the payload.
 /// - Subscriptions can filter by sender (`from:`), take only the next event (`once: true`), and
-///   belong to an *owner*: `unsubscribe(_:from:)` and `unsubscribeAll(_:)` end an owner's
+///   belong to an *owner*: `unsubscribe(_:from:)` and `unsubscribe(_:)` end an owner's
 ///   subscriptions to one topic or to all of them. Every subscribe also returns a
 ///   `Subscription`.
 /// - Streams: ``events(_:from:isolation:)`` is a `ValueObservable` of a topic's events for the
@@ -165,7 +165,7 @@ public final class TopicBus: Sendable {
 
   /// Calls `handler` with `owner` and each event of `topic`, on the caller's actor, for as long
   /// as `owner` lives and until `owner`'s subscriptions are ended with ``unsubscribe(_:from:)``
-  /// or ``unsubscribeAll(_:)``.
+  /// or ``unsubscribe(_:)``.
   ///
   /// The bus keeps `owner` weakly and passes it to `handler`, so the handler need not capture it
   /// and no reference cycle forms. Parameters and threading are as for
@@ -231,8 +231,9 @@ public final class TopicBus: Sendable {
     table.withLock { $0[key]?.channel }?.endSubscriptions(of: owner)
   }
 
-  /// Ends every subscription of `owner`, on every topic of this bus.
-  public func unsubscribeAll(_ owner: AnyObject) {
+  /// Ends every subscription of `owner`, on every topic of this bus: the spelling of a multicast
+  /// source's `unsubscribe(_:)` (GLPubSub's `unsubscribeAll`, which ends the receiver's own).
+  public func unsubscribe(_ owner: AnyObject) {
     let channels = table.withLock { table in table.values.map(\.channel) }
     for channel in channels { channel.endSubscriptions(of: owner) }
   }

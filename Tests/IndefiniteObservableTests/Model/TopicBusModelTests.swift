@@ -130,7 +130,7 @@ private indirect enum BusStep: CustomStringConvertible {
   case unsubscribe(Int)
   /// `unsubscribe(owner, from: topic)`.
   case unsubscribeOwner(Int, topic: Int)
-  /// `unsubscribeAll(owner)`.
+  /// `unsubscribe(owner)`.
   case unsubscribeAll(Int)
   /// The script lets go of owner number `n`, which must then be deallocated.
   case dropOwner(Int)
@@ -415,7 +415,7 @@ private struct WeakParty {
     case .unsubscribeOwner(let number, let topic):
       if let owner = owners[number] { bus.unsubscribe(owner, from: topics[topic]) }
     case .unsubscribeAll(let number):
-      if let owner = owners[number] { bus.unsubscribeAll(owner) }
+      if let owner = owners[number] { bus.unsubscribe(owner) }
     case .dropOwner(let number):
       weak let owner = owners[number]
       owners[number] = nil

@@ -54,7 +54,7 @@ import Testing
         }
         bus.subscribe(owner, to: Self.topic, once: true, on: Self.delivery) { _, _ in }
         if round.isMultiple(of: 2) {
-          bus.unsubscribeAll(owner)
+          bus.unsubscribe(owner)
         } else {
           bus.unsubscribe(owner, from: Self.topic)
         }

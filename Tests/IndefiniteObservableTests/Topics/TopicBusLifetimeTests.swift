@@ -147,11 +147,11 @@ private final class Party: Sendable {}
       bus.publish(topic, "a")
       bus.publish(other, "b")
     }
-    bus.unsubscribeAll(owner)
+    bus.unsubscribe(owner)
     #expect(await eventually { shown.values == ["keeper a"] })
     await settle()
     #expect(shown.values == ["keeper a"])
-    bus.unsubscribeAll(keeper)
+    bus.unsubscribe(keeper)
   }
 
   @Test @MainActor func aMainActorHandlerIsReleasedAtThePublishThatFindsItsSenderGone() {
@@ -182,7 +182,7 @@ private final class Party: Sendable {}
     bus.subscribe(owner, to: topic) { _, event in shown.record("new \(event.payload)") }
     bus.publish(topic, "x")
     #expect(shown.values == ["new x"])
-    bus.unsubscribeAll(owner)
+    bus.unsubscribe(owner)
   }
 
   // MARK: Memory
@@ -259,7 +259,7 @@ private final class PartyBox: @unchecked Sendable {
       // `unsubscribeAll` visits every topic: were topics never dropped, calling it every time
       // would make this test quadratic rather than failing.
       if cycle % 1024 == 5 {
-        bus.unsubscribeAll(owner)
+        bus.unsubscribe(owner)
       } else {
         bus.unsubscribe(owner, from: topic)
       }

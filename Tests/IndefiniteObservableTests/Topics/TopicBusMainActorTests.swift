@@ -76,7 +76,7 @@ import Testing
     #expect(controller.title == "Inbox")
     onAnotherThread { bus.publish(topic, "Sent") }
     #expect(await eventually { controller.title == "Sent" })
-    bus.unsubscribeAll(controller)
+    bus.unsubscribe(controller)
     bus.publish(topic, "Drafts")
     #expect(controller.title == "Sent")
   }

@@ -275,7 +275,7 @@ private final class Party: Sendable {}
     bus.subscribe(owner, to: .loggedIn) { _, e in seen.record("owner login \(e.payload.user)") }
     bus.subscribe(other, to: .count) { _, e in seen.record("other count \(e.payload)") }
 
-    bus.unsubscribeAll(owner)
+    bus.unsubscribe(owner)
     bus.publish(.count, 1)
     bus.publish(.loggedIn, Login(user: "ada"))
 

@@ -14,7 +14,7 @@ import IndefiniteObservable
 /// subscribe family, ``MulticastSource/subscriberCount`` and ``MulticastSource/sendCount`` for
 /// every source; for a view of an ``Emitter`` or a ``CurrentValue`` those of
 /// ``SingleIsolationSource``; for a view of a ``SendableEmitter`` or a ``SendableCurrentValue``
-/// those of ``SendableSource`` (the operators, `stream(isolation:)`, `values(replayingLast:)`,
+/// those of ``SendableSource`` (the operators, `stream(replayingLast:isolation:)`,
 /// the subscribe family bound to the caller's actor), and it is `Sendable`. It has none of
 /// ``MulticastSubject``'s: no `send`, no value setter, no `unsubscribeAll()`, no limit to
 /// change. A type that names

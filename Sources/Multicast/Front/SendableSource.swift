@@ -12,7 +12,7 @@ import IndefiniteObservable
 ///
 /// `map`, `filter` and the other operators of `ValueObservable` are offered here directly: each
 /// takes the caller's isolation (the compiler passes it, as to `subscribe`) and returns the
-/// stream for that actor, ``stream(isolation:)``, with the operator applied. Every subscription
+/// stream for that actor, ``stream(replayingLast:isolation:)``, with the operator applied. Every subscription
 /// to the result runs on that actor, as `subscribe { ... }` does; a value sent from that actor
 /// is delivered before `send` returns, one sent elsewhere hops. The result is a
 /// `ValueObservable`, not `Sendable`: it stays with the actor that made it.
@@ -37,17 +37,11 @@ import IndefiniteObservable
 public protocol SendableSource<Value>: MulticastSource, Sendable where Value: Sendable {
   /// The values, as a stream for the caller's actor: each subscription to it runs there. A
   /// ``SendableCurrentValue``'s starts with the current value, a ``SendableEmitter``'s with the next
-  /// value sent.
-  func stream(isolation: isolated any Actor) -> ValueObservable<Value>
+  /// value sent, unless `replayingLast` says otherwise.
+  func stream(replayingLast: Bool, isolation: isolated any Actor) -> ValueObservable<Value>
 }
 
 extension SendableSource {
-  /// The values, as a stream for the caller's actor, starting with the last value when
-  /// ``MulticastSource/replaysLastByDefault`` says so (a current value's current value).
-  public func stream(isolation: isolated any Actor = #isolation) -> ValueObservable<Value> {
-    values(replayingLast: Self.replaysLastByDefault, isolation: isolation)
-  }
-
   /// The values, as a stream for the caller's actor: each subscription to it runs there, as with
   /// ``subscribe(replayingLast:limit:isolation:_:)``. Use it to apply operators.
   ///
@@ -58,7 +52,7 @@ extension SendableSource {
   ///     values only. The default is ``MulticastSource/replaysLastByDefault``.
   ///   - isolation: The actor the subscriptions run on: the caller's, which the compiler passes.
   @inlinable
-  public func values(
+  public func stream(
     replayingLast: Bool = Self.replaysLastByDefault,
     isolation: isolated any Actor = #isolation
   ) -> ValueObservable<Value> {

@@ -69,7 +69,7 @@ import Testing
     let level = SendableCurrentValue(3)
     let view: any SendableSource<Int> = level.readOnly
     var seen: [Int] = []
-    let subscription = view.values().subscribe { seen.append($0) }
+    let subscription = view.stream().subscribe { seen.append($0) }
     level.value = 4
     #expect(seen == [3, 4])
     #expect(type(of: view).replaysLastByDefault)

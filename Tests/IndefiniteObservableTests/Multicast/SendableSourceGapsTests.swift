@@ -48,8 +48,8 @@ import Testing
     let level = SendableCurrentValue(1)
     var all: [Int] = []
     var later: [Int] = []
-    let a = level.values().subscribe { all.append($0) }
-    let b = level.values(replayingLast: false).map { $0 * 10 }.subscribe { later.append($0) }
+    let a = level.stream().subscribe { all.append($0) }
+    let b = level.stream(replayingLast: false).map { $0 * 10 }.subscribe { later.append($0) }
     level.value = 2
     #expect(all == [1, 2])
     #expect(later == [20])

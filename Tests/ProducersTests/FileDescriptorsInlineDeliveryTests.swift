@@ -58,12 +58,7 @@ extension FileDescriptorsInlineDeliveryTests {
   @Test func aRefillInlineSentOnTheMainActorDeliversInsideSend() throws {
     let file = WrittenFile("one\n")
     defer { file.remove() }
-    let lines = Recorder<String>()
-    let refills = SendableEmitter<Void>()
-    let subscription = try FileDescriptors.lines(
-      of: file.open(), ownership: .streamCloses, refillInline: refills
-    ).subscribe(next: lines.record)
-    file.append("two\n")
+    let (lines, refills, subscription) = try Self.followedWithRefillInline(file)
     refills.send()
     #expect(lines.values == ["one", "two"])
     subscription.unsubscribe()
@@ -78,12 +73,7 @@ extension FileDescriptorsInlineDeliveryTests {
   @Test func aRefillInlineSentOnAnotherThreadDeliversInATurnOfTheActor() async throws {
     let file = WrittenFile("one\n")
     defer { file.remove() }
-    let lines = Recorder<String>()
-    let refills = SendableEmitter<Void>()
-    let subscription = try FileDescriptors.lines(
-      of: file.open(), ownership: .streamCloses, refillInline: refills
-    ).subscribe(next: lines.record)
-    file.append("two\n")
+    let (lines, refills, subscription) = try Self.followedWithRefillInline(file)
     // The main thread waits for the send meanwhile, so a turn of the main actor cannot run
     // before the sending thread has looked. (Not `DispatchQueue.global().sync`, which runs its
     // block on the calling thread: the main thread, which runs the main actor.)
@@ -99,6 +89,22 @@ extension FileDescriptorsInlineDeliveryTests {
     #expect(await lines.arrival(ofCount: 2))
     #expect(lines.values == ["one", "two"])
     subscription.unsubscribe()
+  }
+}
+
+extension FileDescriptorsInlineDeliveryTests {
+  /// The lines of `file`, followed on the main actor with a `refillInline` emitter, its first
+  /// line received; then "two" is appended, not yet read.
+  static func followedWithRefillInline(
+    _ file: WrittenFile
+  ) throws -> (Recorder<String>, SendableEmitter<Void>, Subscription) {
+    let lines = Recorder<String>()
+    let refills = SendableEmitter<Void>()
+    let subscription = try FileDescriptors.lines(
+      of: file.open(), ownership: .streamCloses, refillInline: refills
+    ).subscribe(next: lines.record)
+    file.append("two\n")
+    return (lines, refills, subscription)
   }
 }
 
@@ -135,7 +141,7 @@ private actor Elsewhere {
 }
 
 /// A regular file in a temporary directory of its own.
-private struct WrittenFile: Sendable {
+struct WrittenFile: Sendable {
   let directory = TemporaryDirectory()
 
   init(_ text: String) {

@@ -42,10 +42,79 @@ extension ValueObservable {
   ///   keeps the connection's emitter and with it the subscribers' closures, until they
   ///   unsubscribe. There is no limit on the number of subscribers.
   /// - Cost: a value costs what an `Emitter`'s send costs, with no allocation; the first
-  /// subscriber's subscribe makes the connection (this stream's subscription).
-  ///
-  /// It is `makeConnectable().autoconnect()`: one implementation of a shared connection.
+  ///   subscriber's subscribe makes the connection (an emitter and this stream's subscription).
   public func share() -> ValueObservable<T> {
-    makeConnectable().autoconnect()
+    let shared = SharedConnection(upstream: self)
+    return ValueObservable { observer in shared.subscribe(observer.next) }
+  }
+}
+
+/// The state of one `share()`: the number of subscribers and, while there is at least one, the
+/// connection they share.
+///
+/// The lock guards the count and the connection, so that a first subscriber and a last one on
+/// two threads agree on who connects and who disconnects. Connecting and disconnecting the
+/// upstream, and every delivery, run after it is released.
+private final class SharedConnection<T> {
+  private let upstream: ValueObservable<T>
+  private let state = LockedState(State())
+
+  private struct State {
+    /// The subscriptions that have not ended.
+    var subscribers = 0
+    /// What they share; nil exactly when `subscribers` is 0.
+    var connection: Connection?
+  }
+
+  /// One connection of the upstream: the emitter that fans its values out, and the upstream's
+  /// subscription once it has been made.
+  private final class Connection {
+    let emitter = Emitter<T>()
+    let upstream = LockedState<Subscription?>(nil)
+
+    init() {
+      emitter.maxSubscribers = .max  // The user cannot reach this emitter to raise its limit.
+    }
+  }
+
+  init(upstream: ValueObservable<T>) {
+    self.upstream = upstream
+  }
+
+  /// Subscribes `next`, connecting the upstream if it is the first subscriber.
+  func subscribe(_ next: @escaping (T) -> Void) -> Disconnect {
+    let (connection, isFirst) = state.withLock { state in
+      state.subscribers += 1
+      if let connection = state.connection { return (connection, false) }
+      let connection = Connection()
+      state.connection = connection
+      return (connection, true)
+    }
+    // Subscribed to the emitter before the upstream connects, so that the first subscriber
+    // receives what the upstream sends while connecting.
+    let downstream = connection.emitter.subscribe(next)
+    if isFirst {
+      let emitter = connection.emitter
+      let subscription = upstream.subscribe { emitter.send($0) }
+      connection.upstream.withLock { $0 = subscription }
+      // This subscriber is still counted, so the connection cannot have ended meanwhile.
+    }
+    return {
+      downstream.unsubscribe()
+      self.unsubscribed()
+    }
+  }
+
+  /// Counts a subscriber out; the last one disconnects the upstream, outside the lock.
+  private func unsubscribed() {
+    let ended: Connection? = state.withLock { state in
+      state.subscribers -= 1
+      guard state.subscribers == 0 else { return nil }
+      defer { state.connection = nil }
+      return state.connection
+    }
+    guard let ended else { return }
+    let subscription = ended.upstream.withLock { $0.take() }
+    subscription?.unsubscribe()
   }
 }

@@ -16,7 +16,8 @@ import Testing
 /// millisecond, which a loaded machine does not promise (in CI's parallel run, beside the
 /// sanitizer builds, the first file was gone before its event was read; under ThreadSanitizer,
 /// which reads events many times more slowly, 4 runs of 6 lost one): it runs only when
-/// `TIMING_TESTS=1` is set, which `.ci/run` does in a step of its own, alone.
+/// `TIMING_TESTS=1` is set, which `.ci/run` does in a step of its own, alone (beside the other
+/// timing tests, whose floods keep both cores busy, the first file was lost).
 @Suite(
   .serialized,
   .enabled(

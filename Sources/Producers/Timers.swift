@@ -5,26 +5,28 @@ import Multicast
 ///
 /// ```swift
 /// let ticks = Timers.every(.milliseconds(100))
-/// let subscription = ticks.subscribe { tick in print(tick) }
+/// let subscription = ticks.subscribe { tick in print(tick) }  // on the caller's actor
 /// // ...
 /// subscription.unsubscribe()
 /// ```
 ///
+/// Each factory returns a `Producer`: `subscribe { ... }` runs its subscriber on the caller's
+/// actor, `subscribe(on: .sendingThread) { ... }` where the clock's alarm fires (from any code, on
+/// an actor or not), and `stream()` gives the ticks on the caller's actor, to apply operators to.
+///
 /// - Each subscription owns its own timer, started when it subscribes: two subscribers of one
-///   stream tick independently.
+///   producer tick independently.
 /// - Clock: `ContinuousClock` by default, as the time operators (`debounce`, `throttle`,
 ///   `delay`). On it (and on `SuspendingClock`) a timer is a `DispatchSourceTimer` on a private
 ///   serial queue of the subscription's own, which hands each fire to the subscriber's actor:
 ///   one thread switch per tick. On a ``ManualClock`` a timer ticks when a test advances the
 ///   clock, before `advance` returns. On any other clock, a task on the actor sleeps on it.
-/// - Threading: a stream is made on an actor (the main actor in top-level code and in
-///   `@MainActor` types), and its ticks are delivered on that actor. Code that is not isolated
-///   to an actor cannot make a stream. The stream is not `Sendable`: subscribe and unsubscribe
-///   on the actor that made it.
-/// - Where the alarm fires: ``every(_:leeway:clock:on:_:)``, ``every(seconds:leeway:clock:on:_:)``
-///   and ``after(_:leeway:clock:on:_:)`` with `.sendingThread` subscribe a `@Sendable` closure,
-///   from any isolation, that runs on the thread where the clock's alarm fires (the timer's
-///   queue; the advancing task of a ``ManualClock``), with no thread switch by the package.
+/// - Threading: any code may make a timer. A subscriber on an actor receives its ticks there; on
+///   a clock other than `ContinuousClock`, `SuspendingClock` and ``ManualClock``, its task sleeps
+///   on that actor, with no hop. A `.sendingThread` subscriber is `@Sendable` and runs where the
+///   clock's alarm fires (the timer's queue; the task that calls
+///   ``ManualClock/advance(by:isolation:)``, before it returns; a task of the global executor on
+///   any other clock), with no thread switch by the package. One tick at a time, in order.
 /// - Unsubscribe cancels the timer and releases it; once `unsubscribe()` returns, no tick is
 ///   delivered, including a tick that fired and waits for the actor.
 /// - A busy actor: each fire of the timer is one tick, delivered in order once the actor is
@@ -68,7 +70,7 @@ public enum Timers {
   /// seconds still fit in the `Int` of 32-bit platforms, in which Dispatch counts intervals.
   public static let maximumInterval: Duration = .seconds(2_000_000_000)
 
-  /// A stream that ticks every `interval` on `clock`, first after one `interval`.
+  /// A timer that ticks every `interval` on `clock`, first after one `interval`.
   ///
   /// ```swift
   /// let heartbeat = Timers.every(.seconds(5), leeway: .milliseconds(100))
@@ -80,42 +82,35 @@ public enum Timers {
   ///     is zero).
   ///   - clock: The clock that measures `interval`: `ContinuousClock` by default; a test
   ///     passes a ``ManualClock``.
-  ///   - isolation: The actor ticks are delivered on: the caller's, which the compiler passes.
   public static func every(
     _ interval: Duration,
     leeway: Duration = .zero,
-    clock: some Clock<Duration> = ContinuousClock(),
-    isolation: isolated any Actor = #isolation
-  ) -> ValueObservable<Tick> {
+    clock: some Clock<Duration> = ContinuousClock()
+  ) -> Producer<Tick> {
     let interval = clamped(interval)
-    return GatedConnection.stream(isolation: isolation) { gate in
-      start(gate, on: isolation, after: interval, repeating: interval, leeway: leeway, clock: clock)
-    }
+    return timer(after: interval, repeating: interval, leeway: leeway, clock: clock)
   }
 
-  /// A stream that ticks every `seconds` seconds on `clock`; for intervals computed as
-  /// `Double`.
+  /// A timer that ticks every `seconds` seconds on `clock`; for intervals computed as `Double`.
   ///
-  /// The same as ``every(_:leeway:clock:isolation:)`` with `.seconds(seconds)`, clamped the
-  /// same way (zero, negative and sub-millisecond intervals tick every millisecond), except
-  /// that a number that is no time at all is refused: a computed interval can be NaN or
-  /// infinite, where `Duration.seconds(_:)` would trap.
+  /// The same as ``every(_:leeway:clock:)`` with `.seconds(seconds)`, clamped the same way
+  /// (zero, negative and sub-millisecond intervals tick every millisecond), except that a number
+  /// that is no time at all is refused: a computed interval can be NaN or infinite, where
+  /// `Duration.seconds(_:)` would trap.
   ///
   /// - Throws: ``TimerError/notFinite(_:)`` for NaN or infinity of either sign, quoting
   ///   `seconds`.
   public static func every(
     seconds: Double,
     leeway: Duration = .zero,
-    clock: some Clock<Duration> = ContinuousClock(),
-    isolation: isolated any Actor = #isolation
-  ) throws(TimerError) -> ValueObservable<Tick> {
-    every(try interval(seconds: seconds), leeway: leeway, clock: clock, isolation: isolation)
+    clock: some Clock<Duration> = ContinuousClock()
+  ) throws(TimerError) -> Producer<Tick> {
+    every(try interval(seconds: seconds), leeway: leeway, clock: clock)
   }
 
-  /// A stream that ticks once, `delay` after each subscription on `clock`, then releases its
-  /// timer.
+  /// A timer that ticks once, `delay` after each subscription on `clock`, then releases itself.
   ///
-  /// A delay of zero or less ticks as soon as the timer and then the actor run it.
+  /// A delay of zero or less ticks as soon as the timer and then the subscriber's actor run it.
   ///
   /// - Parameters:
   ///   - delay: Time until the tick, clamped to zero...``maximumInterval``.
@@ -123,115 +118,12 @@ public enum Timers {
   ///     is zero).
   ///   - clock: The clock that measures `delay`: `ContinuousClock` by default; a test passes a
   ///     ``ManualClock``.
-  ///   - isolation: The actor the tick is delivered on: the caller's, which the compiler
-  ///     passes.
   public static func after(
     _ delay: Duration,
     leeway: Duration = .zero,
-    clock: some Clock<Duration> = ContinuousClock(),
-    isolation: isolated any Actor = #isolation
-  ) -> ValueObservable<Tick> {
-    GatedConnection.stream(isolation: isolation) { gate in
-      start(gate, on: isolation, after: delay, repeating: nil, leeway: leeway, clock: clock)
-    }
-  }
-
-  /// Subscribes `next` to a timer that ticks every `interval` on `clock`, first after one
-  /// `interval`, to run on the thread where the clock's alarm fires: no thread switch by the
-  /// package.
-  ///
-  /// ```swift
-  /// let beats = LockedState(0)
-  /// let heartbeat = Timers.every(.seconds(5), on: .sendingThread) { _ in
-  ///   beats.withLock { $0 += 1 }
-  /// }
-  /// ```
-  ///
-  /// The spelling and the contract of `subscribe(on: .sendingThread)` on a `SendableEmitter`,
-  /// for code with no actor to run on (a server, a command-line tool):
-  ///
-  /// - Threading: callable from any isolation. `next` is `@Sendable` and runs where the alarm
-  ///   fires: on `ContinuousClock` and `SuspendingClock`, the serial queue of the subscription's
-  ///   `DispatchSourceTimer`; on a ``ManualClock``, the task that calls
-  ///   ``ManualClock/advance(by:isolation:)``, before it returns; on any other clock, a task on
-  ///   the global executor that sleeps on it. One tick at a time, in order. Fires that Dispatch
-  ///   merged (a `next` slower than the interval) are one tick with `merged` above 1.
-  /// - Intervals and leeway: clamped as for ``every(_:leeway:clock:isolation:)``; no `Duration`
-  ///   is refused.
-  /// - Lifetime: the timer starts now and runs until `unsubscribe()`, which cancels and
-  ///   releases it, from any thread, `next` included; no call of `next` begins after it returns
-  ///   (one under way on another thread may finish). Dropping the subscription does not
-  ///   unsubscribe: the timer then ticks for the life of the process.
-  ///
-  /// - Parameters:
-  ///   - interval: Time between ticks, clamped to ``minimumInterval``...``maximumInterval``.
-  ///   - leeway: How late the clock may fire to save power; zero by default (a negative one
-  ///     is zero).
-  ///   - clock: The clock that measures `interval`: `ContinuousClock` by default; a test
-  ///     passes a ``ManualClock``.
-  ///   - delivery: `.sendingThread`.
-  ///   - next: Called with each tick, where the alarm fires.
-  /// - Returns: The subscription, which any thread may end; dropping it does not unsubscribe.
-  public static func every(
-    _ interval: Duration,
-    leeway: Duration = .zero,
-    clock: some Clock<Duration> = ContinuousClock(),
-    on delivery: SynchronousDelivery,
-    _ next: @escaping @Sendable (Tick) -> Void
-  ) -> SendableSubscription {
-    let interval = clamped(interval)
-    return GatedConnection.subscription(ObserverGate(next)) { gate in
-      start(gate, on: nil, after: interval, repeating: interval, leeway: leeway, clock: clock)
-    }
-  }
-
-  /// Subscribes `next` to a timer that ticks every `seconds` seconds on `clock`, to run where the
-  /// clock's alarm fires; for intervals computed as `Double` (see
-  /// ``every(_:leeway:clock:on:_:)`` for the threading and the lifetime).
-  ///
-  /// - Throws: ``TimerError/notFinite(_:)`` for NaN or infinity of either sign, quoting
-  ///   `seconds`; nothing is started then.
-  /// - Parameters:
-  ///   - seconds: Time between ticks, clamped as ``every(seconds:leeway:clock:isolation:)``
-  ///     says.
-  ///   - leeway: How late the clock may fire to save power; zero by default.
-  ///   - clock: The clock that measures the interval: `ContinuousClock` by default.
-  ///   - delivery: `.sendingThread`.
-  ///   - next: Called with each tick, where the alarm fires.
-  /// - Returns: The subscription, which any thread may end; dropping it does not unsubscribe.
-  public static func every(
-    seconds: Double,
-    leeway: Duration = .zero,
-    clock: some Clock<Duration> = ContinuousClock(),
-    on delivery: SynchronousDelivery,
-    _ next: @escaping @Sendable (Tick) -> Void
-  ) throws(TimerError) -> SendableSubscription {
-    every(try interval(seconds: seconds), leeway: leeway, clock: clock, on: delivery, next)
-  }
-
-  /// Subscribes `next` to a timer that ticks once, `delay` after now on `clock`, to run where the
-  /// clock's alarm fires; the timer is released after it fires (see
-  /// ``every(_:leeway:clock:on:_:)`` for the threading).
-  ///
-  /// `unsubscribe()` before the tick cancels it: no call of `next` begins after it returns.
-  ///
-  /// - Parameters:
-  ///   - delay: Time until the tick, clamped to zero...``maximumInterval``.
-  ///   - leeway: How late the clock may fire to save power; zero by default.
-  ///   - clock: The clock that measures `delay`: `ContinuousClock` by default.
-  ///   - delivery: `.sendingThread`.
-  ///   - next: Called with the tick, where the alarm fires.
-  /// - Returns: The subscription, which any thread may end; dropping it does not unsubscribe.
-  public static func after(
-    _ delay: Duration,
-    leeway: Duration = .zero,
-    clock: some Clock<Duration> = ContinuousClock(),
-    on delivery: SynchronousDelivery,
-    _ next: @escaping @Sendable (Tick) -> Void
-  ) -> SendableSubscription {
-    GatedConnection.subscription(ObserverGate(next)) { gate in
-      start(gate, on: nil, after: delay, repeating: nil, leeway: leeway, clock: clock)
-    }
+    clock: some Clock<Duration> = ContinuousClock()
+  ) -> Producer<Tick> {
+    timer(after: delay, repeating: nil, leeway: leeway, clock: clock)
   }
 
   private static let maximumSeconds = Double(maximumInterval.components.seconds)
@@ -248,21 +140,18 @@ public enum Timers {
     return Duration.seconds(min(max(seconds, 0), maximumSeconds))
   }
 
-  /// The core of every form: starts one subscription's alarm on `clock`, which first fires after
-  /// `delay`, then every `interval` when one is given, and sends each fire's tick to `gate`
-  /// (bound to `actor`, or nil for a `@Sendable` gate); returns what cancels it. A one-shot
-  /// alarm lets its timer go by itself once it has fired.
-  private static func start(
-    _ gate: ObserverGate<Tick>,
-    on actor: (any Actor)?,
-    after delay: Duration,
-    repeating interval: Duration?,
-    leeway: Duration,
-    clock: some Clock<Duration>
-  ) -> @Sendable () -> Void {
-    let alarm = makeAlarm(
-      clock: clock, leeway: leeway, firing: gate, on: actor, once: interval == nil)
-    alarm.arm(after: delay, repeating: interval)
-    return alarm.cancel
+  /// A timer whose subscriptions each start an alarm on `clock`, which first fires after `delay`,
+  /// then every `interval` when one is given, and sends each fire's tick to the subscriber's
+  /// gate (on the gate's actor, where it has one). A one-shot alarm lets its timer go by itself
+  /// once it has fired.
+  private static func timer<C: Clock<Duration>>(
+    after delay: Duration, repeating interval: Duration?, leeway: Duration, clock: C
+  ) -> Producer<Tick> {
+    Producer { gate in
+      let alarm = makeAlarm(
+        clock: clock, leeway: leeway, firing: gate, on: gate.actor, once: interval == nil)
+      alarm.arm(after: delay, repeating: interval)
+      return alarm.cancel
+    }
   }
 }

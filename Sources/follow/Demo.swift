@@ -18,8 +18,8 @@ import Producers
   private let directory: String
   private let path: String
   private var follower: Follower?
-  private var writing: Subscription?
-  private var stopping: Subscription?
+  private var writing: SendableSubscription?
+  private var stopping: SendableSubscription?
   private var writer: Int32 = -1
   private var written = 0
   private var received: [String] = []

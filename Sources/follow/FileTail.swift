@@ -143,7 +143,7 @@ struct FollowError: Error, CustomStringConvertible {
     guard isRegular, !stopped, watching == nil else { return }
     do {
       // The descriptor is open: the bytes stream closes it only when `reading` ends (in stop).
-      watching = try FileWatch.changes(of: fd).filter { $0 == .modified }.subscribe {
+      watching = try FileWatch.changes(of: fd).stream().filter { $0 == .modified }.subscribe {
         [refills, events] _ in
         refills.send()
         events.activity()

@@ -49,7 +49,7 @@ import Producers
   /// The path's watch, and the delivery of its changes to the main actor.
   private var watching: [SendableSubscription] = []
   /// Looks at the path again while there is no file to read there.
-  private var retrying: Subscription?
+  private var retrying: SendableSubscription?
   /// What was said about the path having no file to read, until one is read again.
   private var reportedAbsence: String?
   private var stopped = false
@@ -68,7 +68,7 @@ import Producers
   private final class Retiring {
     let tail: FileTail
     var lastActivity = ContinuousClock.now
-    var timer: Subscription?
+    var timer: SendableSubscription?
     init(tail: FileTail) { self.tail = tail }
   }
 
@@ -155,7 +155,7 @@ import Producers
     }
     let watch: SendableSubscription
     do {
-      watch = try FileWatch.changes(at: path, ifMissing: ifMissing, on: .sendingThread) {
+      watch = try FileWatch.changes(at: path, ifMissing: ifMissing).subscribe(on: .sendingThread) {
         [path] change in
         let opens = change == .created || change == .replaced
         let change = PathChange(change: change, opened: opens ? OpenedFile(path) : nil)

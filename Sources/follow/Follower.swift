@@ -24,7 +24,7 @@ import Producers
   private var paths: [FollowedPath] = []
   private var input: FileTail?
   private var inputLineCount = 0
-  private var subscriptions: [Subscription] = []
+  private var subscriptions: [SendableSubscription] = []
   private var sawLineSinceTick = false
   private let output: (_ label: String, _ line: String) -> Void
   /// Prints the bytes of complete lines of plain text as they are, when the lines are printed
@@ -37,8 +37,8 @@ import Producers
   private var savedState: StateFile?
   private var reportedSaveProblem = false
   private var stopped = false
-  private var draining: (reason: String, limit: Subscription?)?
-  private var ending: Subscription?
+  private var draining: (reason: String, limit: SendableSubscription?)?
+  private var ending: SendableSubscription?
   /// The last lines of standard input, when it is a pipe and `-n` is given: printed at its end.
   private var inputLastLines: [String] = []
 

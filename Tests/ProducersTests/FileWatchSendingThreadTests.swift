@@ -52,7 +52,7 @@ import Testing
     append("x\n", to: path)
     let arrived = DispatchSemaphore(value: 0)
     let seen = Seen()
-    let subscription = try FileWatch.changes(at: path, on: .sendingThread) { change in
+    let subscription = try FileWatch.changes(at: path).subscribe(on: .sendingThread) { change in
       seen.record(change)
       arrived.signal()
     }
@@ -77,7 +77,7 @@ import Testing
     let path = directory.file("app.log")
     append("x\n", to: path)
     let label = LockedState<String?>(nil)
-    let subscription = try FileWatch.changes(at: path, on: .sendingThread) { change in
+    let subscription = try FileWatch.changes(at: path).subscribe(on: .sendingThread) { change in
       guard change == .modified else { return }
       let current = currentQueueLabel(nil).map { String(cString: $0) } ?? ""
       label.withLock { $0 = $0 ?? current }
@@ -95,7 +95,7 @@ import Testing
     let path = directory.file("app.log")
     append("x\n", to: path)
     let seen = Seen()
-    let subscription = try FileWatch.changes(at: path, on: .sendingThread, seen.record)
+    let subscription = try FileWatch.changes(at: path).subscribe(on: .sendingThread, seen.record)
     for _ in 0..<20 { append("y\n", to: path) }
     #expect(await seen.arrival { $0.contains(.modified) })
     rename(path, path + ".1")
@@ -120,7 +120,7 @@ import Testing
     defer { close(fd) }
     #expect(openDescriptorCount(linkedTo: path) == 1)
     let seen = Seen()
-    let subscription = try FileWatch.changes(of: fd, on: .sendingThread, seen.record)
+    let subscription = try FileWatch.changes(of: fd).subscribe(on: .sendingThread, seen.record)
     #expect(openDescriptorCount(linkedTo: path) == 2)  // the watch's duplicate
     append("y\n", to: path)
     #expect(await seen.arrival { $0.contains(.modified) })
@@ -139,7 +139,7 @@ import Testing
     append("x\n", to: path)
     let seen = Seen()
     let own = LockedState<SendableSubscription?>(nil)
-    let subscription = try FileWatch.changes(at: path, on: .sendingThread) { change in
+    let subscription = try FileWatch.changes(at: path).subscribe(on: .sendingThread) { change in
       seen.record(change)
       own.withLock { $0 }?.unsubscribe()
     }
@@ -154,10 +154,10 @@ import Testing
 
   @Test func aMissingPathIsThrownAndWatchesNothing() {
     #expect(throws: FileWatchError.notFound("/nonexistent/app.log")) {
-      try FileWatch.changes(at: "/nonexistent/app.log", on: .sendingThread) { _ in }
+      try FileWatch.changes(at: "/nonexistent/app.log").subscribe(on: .sendingThread) { _ in }
     }
     #expect(throws: FileWatchError.descriptor(.negative(-1))) {
-      try FileWatch.changes(of: -1, on: .sendingThread) { _ in }
+      try FileWatch.changes(of: -1).subscribe(on: .sendingThread) { _ in }
     }
   }
 }

@@ -218,7 +218,7 @@ import Testing
       let bag = SubscriptionBag()
     }
     var model: Model? = Model()
-    model!.bag.insert(changes.subscribe { _ in })
+    model!.bag.insert(Subscription(changes.subscribe { _ in }))
     // `nonisolated(unsafe)`: ended on another thread, which a watch's stream allows (its
     // disconnect closes a gate and the watch, both thread-safe); the compiler cannot know that
     // of an actor stream.

@@ -18,7 +18,7 @@ private let pong = Notification.Name("NotificationsSendingThreadTests.pong")
     let center = NotificationCenter()
     let names = Recorder<Notification.Name>()
     let onMainActor = Recorder<Bool>()
-    let subscription = Notifications.named(ping, center: center, on: .sendingThread) { name in
+    let subscription = Notifications.named(ping, center: center).subscribe(on: .sendingThread) { name in
       onMainActor.record(MainQueue.isCurrent)
       names.record(name)
     }
@@ -41,9 +41,9 @@ private let pong = Notification.Name("NotificationsSendingThreadTests.pong")
     let center = NotificationCenter()
     let mine = NSObject()
     let counts = Recorder<Int>()
-    let subscription = Notifications.named(
-      ping, object: mine, center: center, on: .sendingThread,
-      transform: { $0.userInfo?["count"] as? Int }, counts.record)
+    let subscription = Notifications.named(ping, object: mine, center: center) {
+      $0.userInfo?["count"] as? Int
+    }.subscribe(on: .sendingThread, counts.record)
     center.post(name: ping, object: mine, userInfo: ["count": 3])
     center.post(name: ping, object: NSObject(), userInfo: ["count": 4])
     center.post(name: ping, object: mine, userInfo: ["other": 1])
@@ -58,7 +58,7 @@ private let pong = Notification.Name("NotificationsSendingThreadTests.pong")
     let center = NotificationCenter()
     let names = Recorder<Notification.Name>()
     let own = LockedState<SendableSubscription?>(nil)
-    let subscription = Notifications.named(ping, center: center, on: .sendingThread) { name in
+    let subscription = Notifications.named(ping, center: center).subscribe(on: .sendingThread) { name in
       names.record(name)
       own.withLock { $0 }?.unsubscribe()
     }

@@ -57,7 +57,7 @@ private let pong = Notification.Name("NotificationsTests.pong")
     final class Captured {}
     weak var weakCaptured: Captured?
     var count = 0
-    let subscription: Subscription
+    let subscription: SendableSubscription
     do {
       let captured = Captured()
       weakCaptured = captured
@@ -87,8 +87,8 @@ private let pong = Notification.Name("NotificationsTests.pong")
     let center = NotificationCenter()
     weak var weakObject: NSObject?
     var count = 0
-    let stream: ValueObservable<Notification.Name>
-    let subscription: Subscription
+    let stream: Producer<Notification.Name>
+    let subscription: SendableSubscription
     do {
       let object = NSObject()
       weakObject = object
@@ -142,7 +142,7 @@ private let pong = Notification.Name("NotificationsTests.pong")
     let counts = Notifications.named(ping, center: center) { $0.userInfo?["count"] as? Int }
     let seen = Recorder<Int>()
     let consumer = Task {
-      for await count in counts.values {
+      for await count in counts.stream().values {
         seen.record(count)
         if seen.values.count == 3 { break }
       }

@@ -20,7 +20,7 @@ extension SignalsTests {
     try withHarmlessHandlers(.user1) {
       let recorder = Recorder<UnixSignal>()
       let onMainActor = Recorder<Bool>()
-      let subscription = try Signals.deliveries(of: .user1, on: .sendingThread) { signal in
+      let subscription = try Signals.deliveries(of: .user1).subscribe(on: .sendingThread) { signal in
         onMainActor.record(MainQueue.isCurrent)
         recorder.record(signal)
       }
@@ -42,9 +42,9 @@ extension SignalsTests {
       let user2 = Recorder<UnixSignal>()
       let both = Recorder<UnixSignal>()
       let subscriptions = [
-        try Signals.deliveries(of: .user1, on: .sendingThread, user1.record),
-        try Signals.deliveries(of: [.user2], on: .sendingThread, user2.record),
-        try Signals.deliveries(of: .user2, .user1, on: .sendingThread, both.record),
+        try Signals.deliveries(of: .user1).subscribe(on: .sendingThread, user1.record),
+        try Signals.deliveries(of: [.user2]).subscribe(on: .sendingThread, user2.record),
+        try Signals.deliveries(of: .user2, .user1).subscribe(on: .sendingThread, both.record),
       ]
       let raised: [UnixSignal] = [.user1, .user1, .user2, .user1, .user2]
       for signal in raised { raiseSynchronously(signal) }
@@ -61,7 +61,7 @@ extension SignalsTests {
     try withHarmlessHandlers(.user1) {
       let recorder = Recorder<UnixSignal>()
       let own = LockedState<SendableSubscription?>(nil)
-      let subscription = try Signals.deliveries(of: .user1, on: .sendingThread) { signal in
+      let subscription = try Signals.deliveries(of: .user1).subscribe(on: .sendingThread) { signal in
         recorder.record(signal)
         own.withLock { $0 }?.unsubscribe()
       }
@@ -88,8 +88,8 @@ extension SignalsTests {
       let user2 = Recorder<UnixSignal>()
       let inner = LockedState<SendableSubscription?>(nil)
       let subscribed = Recorder<Bool>()
-      let outer = try Signals.deliveries(of: .user1, on: .sendingThread) { _ in
-        let made = try? Signals.deliveries(of: .user2, on: .sendingThread, user2.record)
+      let outer = try Signals.deliveries(of: .user1).subscribe(on: .sendingThread) { _ in
+        let made = try? Signals.deliveries(of: .user2).subscribe(on: .sendingThread, user2.record)
         inner.withLock { $0 = made }
         subscribed.record(made != nil)
       }
@@ -105,10 +105,10 @@ extension SignalsTests {
 
   @Test func theSendingThreadFormRefusesWhatTheStreamRefuses() {
     #expect(throws: SignalError.noSignals) {
-      try Signals.deliveries(of: [], on: .sendingThread) { _ in }
+      try Signals.deliveries(of: []).subscribe(on: .sendingThread) { _ in }
     }
     #expect(throws: SignalError.notCatchable(.kill)) {
-      try Signals.deliveries(of: .kill, on: .sendingThread) { _ in }
+      try Signals.deliveries(of: .kill).subscribe(on: .sendingThread) { _ in }
     }
   }
 }

@@ -137,7 +137,7 @@ struct SignalsTests {
     try await withHarmlessHandlers(.user1) {
       let stream = try Signals.deliveries(of: .user1)
       let recorder = Recorder<UnixSignal>()
-      var subscription: Subscription?
+      var subscription: SendableSubscription?
       subscription = stream.subscribe { signal in
         recorder.record(signal)
         subscription?.unsubscribe()
@@ -222,7 +222,7 @@ struct SignalsTests {
       final class Canary {}
       weak var weakCanary: Canary?
       let recorder = Recorder<UnixSignal>()
-      let subscription: Subscription = try {
+      let subscription: SendableSubscription = try {
         let canary = Canary()
         weakCanary = canary
         return try Signals.deliveries(of: .user1).subscribe { signal in
@@ -406,7 +406,7 @@ private actor SubscribingWorker {
 private actor JobCountingActor {
   nonisolated let executor = JobCountingExecutor()
   nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
-  private var subscription: Subscription?
+  private var subscription: SendableSubscription?
 
   func subscribe(to signal: UnixSignal, recording recorder: Recorder<UnixSignal>) throws {
     subscription = try Signals.deliveries(of: signal).subscribe(recorder.record)

@@ -15,7 +15,7 @@ import Testing
     let clock = ManualClock()
     let ticks = Recorder<Tick>()
     let onMainActor = Recorder<Bool>()
-    let subscription = Timers.every(.seconds(1), clock: clock, on: .sendingThread) { tick in
+    let subscription = Timers.every(.seconds(1), clock: clock).subscribe(on: .sendingThread) { tick in
       onMainActor.record(MainQueue.isCurrent)
       ticks.record(tick)
     }
@@ -34,7 +34,7 @@ import Testing
   @Test func ticksRunOnTheActorThatAdvancesTheClock() async {
     let clock = ManualClock()
     let onMainActor = Recorder<Bool>()
-    let subscription = Timers.after(.seconds(2), clock: clock, on: .sendingThread) { _ in
+    let subscription = Timers.after(.seconds(2), clock: clock).subscribe(on: .sendingThread) { _ in
       onMainActor.record(MainQueue.isCurrent)
     }
     let advancer = Advancer()
@@ -52,7 +52,7 @@ import Testing
     let clock = ManualClock()
     let ticks = Recorder<Int>()
     let own = LockedState<SendableSubscription?>(nil)
-    let subscription = Timers.every(.seconds(1), clock: clock, on: .sendingThread) { tick in
+    let subscription = Timers.every(.seconds(1), clock: clock).subscribe(on: .sendingThread) { tick in
       ticks.record(tick.index)
       if tick.index == 2 { own.withLock { $0 }?.unsubscribe() }
     }
@@ -67,7 +67,7 @@ import Testing
   /// arrives, so a tick that hopped to it could not.
   @MainActor @Test func aDispatchTimersTickRunsOnItsQueueWhileTheMainActorIsBlocked() {
     let onMainActor = Recorder<Bool>()
-    let subscription = Timers.after(.milliseconds(1), on: .sendingThread) { _ in
+    let subscription = Timers.after(.milliseconds(1)).subscribe(on: .sendingThread) { _ in
       onMainActor.record(MainQueue.isCurrent)
     }
     #expect(onMainActor.wait(forCount: 1, seconds: 60))
@@ -80,7 +80,7 @@ import Testing
     let own = LockedState<SendableSubscription?>(nil)
     // How many ticks had come when the subscriber's unsubscribe returned.
     let heardWhenUnsubscribed = Recorder<Int>()
-    let subscription = Timers.every(.milliseconds(1), on: .sendingThread) { tick in
+    let subscription = Timers.every(.milliseconds(1)).subscribe(on: .sendingThread) { tick in
       ticks.record(tick)
       // A tick may come before `own` is set; the next one unsubscribes.
       guard let subscription = own.withLock({ $0 }) else { return }
@@ -99,11 +99,11 @@ import Testing
 
   @Test func aNumberOfSecondsThatIsNoTimeIsRefused() {
     #expect(throws: TimerError.notFinite(.infinity)) {
-      try Timers.every(seconds: .infinity, on: .sendingThread) { _ in }
+      try Timers.every(seconds: .infinity).subscribe(on: .sendingThread) { _ in }
     }
     let clock = ManualClock()
     #expect(throws: Never.self) {
-      let subscription = try Timers.every(seconds: 0.5, clock: clock, on: .sendingThread) { _ in }
+      let subscription = try Timers.every(seconds: 0.5, clock: clock).subscribe(on: .sendingThread) { _ in }
       subscription.unsubscribe()
     }
   }

@@ -65,7 +65,7 @@ private final class TickRecorder: @unchecked Sendable {
 /// An actor of its own, to check that ticks reach the actor that made the stream.
 private actor TickCounter {
   var count = 0
-  private var subscription: Subscription?
+  private var subscription: SendableSubscription?
 
   func start(clock: some Clock<Duration> = ContinuousClock()) {
     subscription = Timers.every(.milliseconds(2), clock: clock).subscribe { _ in
@@ -100,7 +100,7 @@ private actor TickCounter {
 
   @Test func unsubscribeInTheSubscriberStopsTicksAtOnce() async throws {
     let recorder = TickRecorder()
-    var subscription: Subscription?
+    var subscription: SendableSubscription?
     subscription = Timers.every(.milliseconds(1)).subscribe { tick in
       recorder.record(tick)
       if tick.index >= 2 { subscription?.unsubscribe() }
@@ -274,7 +274,7 @@ private actor TickCounter {
     let deadline = now + .nanoseconds(2_000_000_000_000_000_000)
     #expect(deadline != .distantFuture)
     #expect(deadline.uptimeNanoseconds - now.uptimeNanoseconds == 2_000_000_000_000_000_000)
-    let longest: [ValueObservable<Tick>] = [
+    let longest: [Producer<Tick>] = [
       Timers.every(Timers.maximumInterval),
       try Timers.every(seconds: 2e9),
       Timers.after(Timers.maximumInterval),

@@ -153,6 +153,13 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
     self.state = LockedState(State(next: next, actor: actor, buffering: .unbounded))
   }
 
+  /// The actor the closure runs on: nil for a gate made with ``init(_:)``, and once the gate is
+  /// closed. A producer reads it to run its own work there (a timer firing on the subscriber's
+  /// actor has no hop to make).
+  public var actor: (any Actor)? {
+    state.withLock { $0.actor }
+  }
+
   /// Delivers `value` to the closure, unless the gate is closed.
   ///
   /// A `@Sendable` gate calls the closure now, on this thread. An actor-bound gate calls it

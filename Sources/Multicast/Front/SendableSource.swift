@@ -10,17 +10,16 @@ import IndefiniteObservable
 /// - `subscribe(on: queue) { ... }` and `subscribe(on: .sendingThread) { ... }` take a
 ///   `@Sendable` subscriber.
 ///
-/// `map`, `filter` and the other operators of `ValueObservable` are offered here directly: each
-/// takes the caller's isolation (the compiler passes it, as to `subscribe`) and returns the
-/// stream for that actor, ``stream(replayingLast:isolation:)``, with the operator applied. Every subscription
-/// to the result runs on that actor, as `subscribe { ... }` does; a value sent from that actor
-/// is delivered before `send` returns, one sent elsewhere hops. The result is a
-/// `ValueObservable`, not `Sendable`: it stays with the actor that made it.
+/// Operators are applied to ``stream(replayingLast:isolation:)``, the values as a stream for the
+/// caller's actor: every operator is declared once, on `ValueObservable`. Every subscription to
+/// the result runs on that actor, as `subscribe { ... }` does; a value sent from that actor is
+/// delivered before `send` returns, one sent elsewhere hops. The result is not `Sendable`: it
+/// stays with the actor that made it.
 ///
 /// ```swift
 /// let temperatures = SendableEmitter<Double>()
 /// var shown: [String] = []  // main-actor state in top-level code
-/// let display = temperatures
+/// let display = temperatures.stream()
 ///   .map { "\($0) °C" }
 ///   .removeDuplicates()
 ///   .subscribe { shown.append($0) }
@@ -30,10 +29,10 @@ import IndefiniteObservable
 /// display.unsubscribe()
 /// ```
 ///
-/// Code on no actor cannot apply them (the compiler says "call to actor-isolated instance
+/// Code on no actor cannot call `stream()` (the compiler says "call to actor-isolated instance
 /// method ... in a synchronous nonisolated context"), for the reason it cannot call
-/// `subscribe { ... }`: it has no actor to run the subscriber on. Module `Producers` adds the
-/// time operators (`debounce`, `throttle`, `delay`) here too, on the same terms.
+/// `subscribe { ... }`: it has no actor to run the subscriber on. It subscribes with
+/// `subscribe(on: .sendingThread) { ... }` or `subscribe(on: queue) { ... }` instead.
 public protocol SendableSource<Value>: MulticastSource, Sendable where Value: Sendable {
   /// The values, as a stream for the caller's actor: each subscription to it runs there. A
   /// ``SendableCurrentValue``'s starts with the current value, a ``SendableEmitter``'s with the next

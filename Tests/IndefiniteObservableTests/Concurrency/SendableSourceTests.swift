@@ -12,7 +12,7 @@ import Testing
     var shown: [String] = []
     let display =
       readings
-      .filter { $0 >= 0 }
+      .stream().filter { $0 >= 0 }
       .map { "\($0) °C" }
       .removeDuplicates()
       .subscribe { value in
@@ -119,7 +119,7 @@ import Testing
   @Test func operatorsStartFromTheCurrentValue() {
     let volume = SendableCurrentValue(5)
     var shown: [String] = []
-    let subscription = volume.map { "volume \($0)" }.subscribe { shown.append($0) }
+    let subscription = volume.stream().map { "volume \($0)" }.subscribe { shown.append($0) }
     volume.value = 7
     #expect(shown == ["volume 5", "volume 7"])
     subscription.unsubscribe()
@@ -163,7 +163,7 @@ private actor Sums {
   private var subscription: Subscription?
 
   func start(_ readings: SendableEmitter<Int>) {
-    subscription = readings.scan(0, +).subscribe { sum in
+    subscription = readings.stream().scan(0, +).subscribe { sum in
       self.assertIsolated()
       self.latest = sum
     }

@@ -55,7 +55,7 @@ import Testing
       view.subscribe(on: .sendingThread) { value in fromElsewhere.withLock { $0.append(value) } }
     }.value
     var percents: [Int] = []  // main-actor state
-    let mapped = view.map { Int($0 * 100) }.subscribe { percents.append($0) }
+    let mapped = view.stream().map { Int($0 * 100) }.subscribe { percents.append($0) }
     progress.send(0.5)
     #expect(percents == [50])
     #expect(fromElsewhere.withLock { $0 } == [0.5])

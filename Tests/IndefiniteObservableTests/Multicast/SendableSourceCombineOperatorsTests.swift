@@ -15,16 +15,16 @@ import Testing
     let other = Emitter<Int>()
     var log: [String] = []
     let subscriptions = [
-      emitter.flatMap(maxPublishers: 1) { Just($0 * 100) }.subscribe {
+      emitter.stream().flatMap(maxPublishers: 1) { Just($0 * 100) }.subscribe {
         log.append("flatMap \($0)")
       },
-      emitter.output(at: 1).subscribe { log.append("output(at:) \($0)") },
-      emitter.output(in: 0..<1).subscribe { log.append("output(in:) \($0)") },
-      emitter.zip(other, other).subscribe { log.append("zip3 \($0) \($1) \($2)") },
-      emitter.zip(other, other, other).subscribe { log.append("zip4 \($0) \($1) \($2) \($3)") },
-      emitter.collect(2).subscribe { log.append("collect \($0)") },
-      emitter.handleEvents(receiveOutput: { log.append("handleEvents \($0)") }).subscribe { _ in },
-      emitter.map { $0 }.print("p", to: LogLines { log.append($0) }).subscribe { _ in },
+      emitter.stream().output(at: 1).subscribe { log.append("output(at:) \($0)") },
+      emitter.stream().output(in: 0..<1).subscribe { log.append("output(in:) \($0)") },
+      emitter.stream().zip(other, other).subscribe { log.append("zip3 \($0) \($1) \($2)") },
+      emitter.stream().zip(other, other, other).subscribe { log.append("zip4 \($0) \($1) \($2) \($3)") },
+      emitter.stream().collect(2).subscribe { log.append("collect \($0)") },
+      emitter.stream().handleEvents(receiveOutput: { log.append("handleEvents \($0)") }).subscribe { _ in },
+      emitter.stream().map { $0 }.print("p", to: LogLines { log.append($0) }).subscribe { _ in },
     ]
     emitter.send(1)
     other.send(7)
@@ -42,7 +42,7 @@ import Testing
   @Test func assignAndReplaceNilAndMakeConnectableWorkOnASendableCurrentValue() {
     let name = SendableCurrentValue<String?>("Ada")
     let label = Label()
-    let assigning = name.replaceNil(with: "nobody").assign(to: \.text, on: label)
+    let assigning = name.stream().replaceNil(with: "nobody").assign(to: \.text, on: label)
     #expect(label.text == "Ada")
     name.send(nil)
     #expect(label.text == "nobody")
@@ -50,12 +50,12 @@ import Testing
 
     let texts = SendableCurrentValue("a")
     let direct = Label()
-    let writing = texts.assign(to: \.text, on: direct)
+    let writing = texts.stream().assign(to: \.text, on: direct)
     texts.send("b")
     #expect(direct.text == "b")
     writing.unsubscribe()
 
-    let connectable = texts.makeConnectable()
+    let connectable = texts.stream().makeConnectable()
     var seen: [String] = []
     let watching = connectable.subscribe { seen.append($0) }
     let connection = connectable.connect()

@@ -79,7 +79,7 @@ import Testing
     let b = Emitter<String>()
     let c = SendableCurrentValue(true)
     var seen: [String] = []
-    let subscription = a.combineLatest(b, c.stream()).subscribe {
+    let subscription = a.stream().combineLatest(b, c.stream()).subscribe {
       seen.append("\($0.0)\($0.1)\($0.2)")
     }
     a.send(1)
@@ -87,7 +87,7 @@ import Testing
     a.send(2)
     #expect(seen == ["1xtrue", "2xtrue"])
     subscription.unsubscribe()
-    let triple = c.combineLatest(a.stream(), b).subscribe { seen.append("\($0.0)\($0.1)\($0.2)") }
+    let triple = c.stream().combineLatest(a.stream(), b).subscribe { seen.append("\($0.0)\($0.1)\($0.2)") }
     a.send(3)
     b.send("y")
     #expect(seen == ["1xtrue", "2xtrue", "true3y"])
@@ -97,7 +97,7 @@ import Testing
   @Test func aSendableSourcePrependsValuesGivenOneByOne() {
     let a = SendableEmitter<Int>()
     var seen: [Int] = []
-    let subscription = a.prepend(1, 2).subscribe { seen.append($0) }
+    let subscription = a.stream().prepend(1, 2).subscribe { seen.append($0) }
     a.send(3)
     #expect(seen == [1, 2, 3])
     subscription.unsubscribe()

@@ -12,7 +12,7 @@ import Testing
     let clock = ManualClock()
     let source = SendableEmitter<Int>()
     var seen: [Int] = []
-    let subscription = source.debounce(for: .milliseconds(100), clock: clock)
+    let subscription = source.stream().debounce(for: .milliseconds(100), clock: clock)
       .subscribe {
         MainActor.assertIsolated()
         seen.append($0)
@@ -39,7 +39,7 @@ import Testing
     let clock = ManualClock()
     let source = SendableCurrentValue(0)
     var seen: [Int] = []
-    let subscription = source.throttle(for: .milliseconds(100), clock: clock, latest: true)
+    let subscription = source.stream().throttle(for: .milliseconds(100), clock: clock, latest: true)
       .subscribe {
         MainActor.assertIsolated()
         seen.append($0)
@@ -60,7 +60,7 @@ import Testing
     let clock = ManualClock()
     let source = SendableEmitter<Int>()
     var seen: [Int] = []
-    let subscription = source.delay(for: .milliseconds(100), clock: clock)
+    let subscription = source.stream().delay(for: .milliseconds(100), clock: clock)
       .subscribe {
         MainActor.assertIsolated()
         seen.append($0)
@@ -82,9 +82,9 @@ import Testing
     let source = SendableCurrentValue("ready")
     var debounced: [String] = []
     var delayed: [String] = []
-    let debouncing = source.debounce(for: .milliseconds(50), clock: clock)
+    let debouncing = source.stream().debounce(for: .milliseconds(50), clock: clock)
       .subscribe { debounced.append($0) }
-    let delaying = source.delay(for: .milliseconds(50), clock: clock)
+    let delaying = source.stream().delay(for: .milliseconds(50), clock: clock)
       .subscribe { delayed.append($0) }
     #expect(debounced == [] && delayed == [])
     await clock.advance(by: .milliseconds(50))

@@ -76,7 +76,7 @@ do {
   switch arguments[1] {
   case "watch-on-sending-thread":
     subscriptions.append(
-      try FileWatch.changes(at: path, on: .sendingThread) { change in
+      try FileWatch.changes(at: path).subscribe(on: .sendingThread) { change in
         guard change == .modified else { return }
         MainActor.assumeIsolated { Copier.copyAppended() }
       })

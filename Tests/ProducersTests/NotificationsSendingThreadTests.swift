@@ -18,7 +18,8 @@ private let pong = Notification.Name("NotificationsSendingThreadTests.pong")
     let center = NotificationCenter()
     let names = Recorder<Notification.Name>()
     let onMainActor = Recorder<Bool>()
-    let subscription = Notifications.named(ping, center: center).subscribe(on: .sendingThread) { name in
+    let subscription = Notifications.named(ping, center: center).subscribe(on: .sendingThread) {
+      name in
       onMainActor.record(MainQueue.isCurrent)
       names.record(name)
     }
@@ -58,7 +59,8 @@ private let pong = Notification.Name("NotificationsSendingThreadTests.pong")
     let center = NotificationCenter()
     let names = Recorder<Notification.Name>()
     let own = LockedState<SendableSubscription?>(nil)
-    let subscription = Notifications.named(ping, center: center).subscribe(on: .sendingThread) { name in
+    let subscription = Notifications.named(ping, center: center).subscribe(on: .sendingThread) {
+      name in
       names.record(name)
       own.withLock { $0 }?.unsubscribe()
     }

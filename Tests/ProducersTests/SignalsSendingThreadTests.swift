@@ -20,7 +20,8 @@ extension SignalsTests {
     try withHarmlessHandlers(.user1) {
       let recorder = Recorder<UnixSignal>()
       let onMainActor = Recorder<Bool>()
-      let subscription = try Signals.deliveries(of: .user1).subscribe(on: .sendingThread) { signal in
+      let subscription = try Signals.deliveries(of: .user1).subscribe(on: .sendingThread) {
+        signal in
         onMainActor.record(MainQueue.isCurrent)
         recorder.record(signal)
       }
@@ -61,7 +62,8 @@ extension SignalsTests {
     try withHarmlessHandlers(.user1) {
       let recorder = Recorder<UnixSignal>()
       let own = LockedState<SendableSubscription?>(nil)
-      let subscription = try Signals.deliveries(of: .user1).subscribe(on: .sendingThread) { signal in
+      let subscription = try Signals.deliveries(of: .user1).subscribe(on: .sendingThread) {
+        signal in
         recorder.record(signal)
         own.withLock { $0 }?.unsubscribe()
       }

@@ -15,7 +15,8 @@ import Testing
     let clock = ManualClock()
     let ticks = Recorder<Tick>()
     let onMainActor = Recorder<Bool>()
-    let subscription = Timers.every(.seconds(1), clock: clock).subscribe(on: .sendingThread) { tick in
+    let subscription = Timers.every(.seconds(1), clock: clock).subscribe(on: .sendingThread) {
+      tick in
       onMainActor.record(MainQueue.isCurrent)
       ticks.record(tick)
     }
@@ -52,7 +53,8 @@ import Testing
     let clock = ManualClock()
     let ticks = Recorder<Int>()
     let own = LockedState<SendableSubscription?>(nil)
-    let subscription = Timers.every(.seconds(1), clock: clock).subscribe(on: .sendingThread) { tick in
+    let subscription = Timers.every(.seconds(1), clock: clock).subscribe(on: .sendingThread) {
+      tick in
       ticks.record(tick.index)
       if tick.index == 2 { own.withLock { $0 }?.unsubscribe() }
     }
@@ -103,7 +105,8 @@ import Testing
     }
     let clock = ManualClock()
     #expect(throws: Never.self) {
-      let subscription = try Timers.every(seconds: 0.5, clock: clock).subscribe(on: .sendingThread) { _ in }
+      let subscription = try Timers.every(seconds: 0.5, clock: clock).subscribe(on: .sendingThread)
+      { _ in }
       subscription.unsubscribe()
     }
   }

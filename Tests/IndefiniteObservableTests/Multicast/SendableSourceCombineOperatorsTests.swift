@@ -21,9 +21,13 @@ import Testing
       emitter.stream().output(at: 1).subscribe { log.append("output(at:) \($0)") },
       emitter.stream().output(in: 0..<1).subscribe { log.append("output(in:) \($0)") },
       emitter.stream().zip(other, other).subscribe { log.append("zip3 \($0) \($1) \($2)") },
-      emitter.stream().zip(other, other, other).subscribe { log.append("zip4 \($0) \($1) \($2) \($3)") },
+      emitter.stream().zip(other, other, other).subscribe {
+        log.append("zip4 \($0) \($1) \($2) \($3)")
+      },
       emitter.stream().collect(2).subscribe { log.append("collect \($0)") },
-      emitter.stream().handleEvents(receiveOutput: { log.append("handleEvents \($0)") }).subscribe { _ in },
+      emitter.stream().handleEvents(receiveOutput: { log.append("handleEvents \($0)") }).subscribe {
+        _ in
+      },
       emitter.stream().map { $0 }.print("p", to: LogLines { log.append($0) }).subscribe { _ in },
     ]
     emitter.send(1)

@@ -87,7 +87,9 @@ import Testing
     a.send(2)
     #expect(seen == ["1xtrue", "2xtrue"])
     subscription.unsubscribe()
-    let triple = c.stream().combineLatest(a.stream(), b).subscribe { seen.append("\($0.0)\($0.1)\($0.2)") }
+    let triple = c.stream().combineLatest(a.stream(), b).subscribe {
+      seen.append("\($0.0)\($0.1)\($0.2)")
+    }
     a.send(3)
     b.send("y")
     #expect(seen == ["1xtrue", "2xtrue", "true3y"])

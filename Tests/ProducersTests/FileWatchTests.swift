@@ -219,10 +219,8 @@ import Testing
     }
     var model: Model? = Model()
     model!.bag.insert(Subscription(changes.subscribe { _ in }))
-    // `nonisolated(unsafe)`: ended on another thread, which a watch's stream allows (its
-    // disconnect closes a gate and the watch, both thread-safe); the compiler cannot know that
-    // of an actor stream.
-    nonisolated(unsafe) let own = changes.subscribe { [model] _ in _ = model }
+    // Ended on another thread, as any `SendableSubscription` may be.
+    let own = changes.subscribe { [model] _ in _ = model }
     model = nil
     let finished = DispatchSemaphore(value: 0)
     let unsubscribing = Thread {

@@ -245,7 +245,7 @@ public enum FileDescriptors {
     next: @escaping @Sendable ([UInt8]) -> Void,
     status: @escaping @Sendable (DescriptorStatus) -> Void = { _ in }
   ) throws(FileDescriptorError) -> SendableSubscription {
-    try GatedConnection.subscription(
+    try subscription(
       DescriptorEvent.gate(next: next, status: status),
       firstPass(try reader(fd, ownership: ownership, chunkSize: 65_536) { ByteChunks() }))
   }
@@ -274,7 +274,7 @@ public enum FileDescriptors {
     status: @escaping @Sendable (DescriptorStatus) -> Void = { _ in }
   ) throws(FileDescriptorError) -> SendableSubscription {
     let splitter = try lineSplitter(maximumLineLength)
-    return try GatedConnection.subscription(
+    return try subscription(
       DescriptorEvent.gate(next: next, status: status),
       firstPass(
         try reader(fd, ownership: ownership, chunkSize: 4_096) {
@@ -370,7 +370,7 @@ public enum FileDescriptors {
     on delivery: SynchronousDelivery,
     _ next: @escaping @Sendable (Int) -> Void
   ) throws(FileDescriptorError) -> SendableSubscription {
-    try GatedConnection.subscription(
+    try subscription(
       DescriptorEvent.gate(next: next, status: { _ in }),
       try readiness(
         fd, ownership: ownership, events: Int16(POLLIN), direction: O_WRONLY,
@@ -400,7 +400,7 @@ public enum FileDescriptors {
     on delivery: SynchronousDelivery,
     _ next: @escaping @Sendable (Int) -> Void
   ) throws(FileDescriptorError) -> SendableSubscription {
-    try GatedConnection.subscription(
+    try subscription(
       DescriptorEvent.gate(next: next, status: { _ in }),
       try readiness(
         fd, ownership: ownership, events: Int16(POLLOUT), direction: O_RDONLY,
@@ -520,6 +520,24 @@ public enum FileDescriptors {
   }
 
   /// What connects one subscriber's gate to a descriptor, or says why it cannot.
+  /// Connects `gate` and returns the subscription that closes it, then lets go of what
+  /// `connect` started; when `connect` throws, closes the gate and throws.
+  private static func subscription<Event: Sendable>(
+    _ gate: ObserverGate<Event>, _ connect: Connect<Event>
+  ) throws(FileDescriptorError) -> SendableSubscription {
+    let release: @Sendable () -> Void
+    do {
+      release = try connect(gate)
+    } catch {
+      gate.close()
+      throw error
+    }
+    return SendableSubscription {
+      gate.close()
+      release()
+    }
+  }
+
   private typealias Connect<Event: Sendable> =
     (ObserverGate<Event>) throws(FileDescriptorError) -> @Sendable () -> Void
 

@@ -73,7 +73,7 @@ final class SignalRegistry: Sendable {
 
   /// Connects `gate` to the deliveries of `signals`, installing the handler of each signal that
   /// had none; the disconnect returned removes it, and restores the disposition of each signal
-  /// it was the last subscriber of (``GatedConnection`` closes the gate before).
+  /// it was the last subscriber of (its `Producer` closes the gate before).
   ///
   /// Deliveries already in the pipe go to the earlier subscribers first, so a new subscription
   /// does not receive a signal that was handled before it subscribed; a subscription made in

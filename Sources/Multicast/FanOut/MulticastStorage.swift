@@ -74,6 +74,8 @@ public final class MulticastStorage<T> {
     /// Counts sends, for diagnostics; can be reset.
     @usableFromInline var sendCount = 0
     var maxSubscribers = 100
+    /// Called with ``count`` after each change of it, outside the lock (`onSubscriberCountChange`).
+    var onCountChange: (@Sendable (Int) -> Void)?
     /// Whether the storage has warned that it has more subscribers than `maxSubscribers`: once.
     var hasWarned = false
     var nextID = 0
@@ -85,6 +87,11 @@ public final class MulticastStorage<T> {
 
     /// The smallest ``sweepAt``.
     static var minimumSweep: Int { 32 }
+
+    /// The report of ``count`` to make after the lock, if anyone asked for it.
+    var countChange: CountChange? {
+      onCountChange.map { CountChange(observer: $0, count: count) }
+    }
 
     /// Appends `entry` in the next slot.
     mutating func append(_ entry: MulticastEntry<T>) {
@@ -125,6 +132,14 @@ public final class MulticastStorage<T> {
       }
       entries = kept
     }
+  }
+
+  /// A number of subscribers to report, taken out of the lock to be reported after it.
+  struct CountChange {
+    let observer: @Sendable (Int) -> Void
+    let count: Int
+
+    func report() { observer(count) }
   }
 
   @usableFromInline let locked: LockedState<State>
@@ -284,7 +299,7 @@ public final class MulticastStorage<T> {
     if let limit, limit <= 0 {
       return DeliveryState(state: DeliveryState.ended, remaining: 0)
     }
-    let (entry, replayValue, overLimit, sweep) = locked.withLock { state in
+    let (entry, replayValue, overLimit, sweep, counted) = locked.withLock { state in
       state.nextID += 1
       // A synchronous replay is delivered below, outside the lock; sends that reach the entry
       // meanwhile park their values in it, so that the replay arrives first.
@@ -303,8 +318,10 @@ public final class MulticastStorage<T> {
       // Until this sweep is done: one at a time is enough.
       if sweeps { state.sweepAt = Int.max }
       let overLimit = state.count > state.maxSubscribers && !state.hasWarned
-      return (entry, replaysHere ? state.last : nil, overLimit, sweeps)
+      let counted = keep ? state.countChange : nil
+      return (entry, replaysHere ? state.last : nil, overLimit, sweeps, counted)
     }
+    counted?.report()
     // Amortized constant time: a sweep reads every owner, once the count has doubled since the
     // last one.
     if sweep {
@@ -384,14 +401,18 @@ public final class MulticastStorage<T> {
   /// Drops the entry whose state is `state` from the list, in constant time (amortized); its
   /// closure is released outside the lock.
   private func remove(_ state: DeliveryState) {
-    let removed: MulticastEntry<T>? = locked.withLock { $0.remove(state) }
+    let (removed, counted) = locked.withLock { locked in
+      let removed = locked.remove(state)
+      return (removed, removed == nil ? nil : locked.countChange)
+    }
     withExtendedLifetime(removed) {}
+    counted?.report()
   }
 
   /// Ends every subscription for which `shouldEnd` is true (every one when nil).
   func endAll(where shouldEnd: ((MulticastEntry<T>) -> Bool)? = nil) {
     var ended: ContiguousArray<MulticastEntry<T>?> = []
-    locked.withLock { state in
+    let counted = locked.withLock { state in
       if let shouldEnd {
         var kept: ContiguousArray<MulticastEntry<T>?> = []
         for case let entry? in state.entries {
@@ -408,8 +429,39 @@ public final class MulticastStorage<T> {
         state.count -= 1
         if entry.ownerID != nil { state.ownerBoundCount -= 1 }
       }
+      return ended.isEmpty ? nil : state.countChange
     }
     withExtendedLifetime(ended) {}
+    counted?.report()
+  }
+
+  /// Replaces the closure called after each change of the number of subscribers; the one it
+  /// replaces is released outside the lock.
+  func setOnCountChange(_ body: (@Sendable (Int) -> Void)?) {
+    let replaced = locked.withLock { state in
+      defer { state.onCountChange = body }
+      return state.onCountChange
+    }
+    withExtendedLifetime(replaced) {}
+  }
+
+  /// Describes the source and each subscription, for `debugDescription`. Owners are read
+  /// outside the lock (reading a weak reference may release the last strong one).
+  func describe() -> String {
+    let (entries, count) = locked.withLock { ($0.entries, $0.count) }
+    var lines = ["\(kind.rawValue)<\(T.self)>: \(count) subscriber\(count == 1 ? "" : "s")"]
+    for case let entry? in entries {
+      var parts = ["#\(entry.id)"]
+      if let queue = entry.queue { parts.append("on queue \(queue.label)") }
+      if entry.ownerID != nil {
+        parts.append(entry.owner.map { "owner \(type(of: $0))" } ?? "owner gone")
+      }
+      if entry.isLimited {
+        parts.append("\(max(entry.state.remaining.load(ordering: .relaxed), 0)) values left")
+      }
+      lines.append("  " + parts.joined(separator: ", "))
+    }
+    return lines.joined(separator: "\n")
   }
 
   /// What the emitter or current value does when it goes: ends every subscription and releases

@@ -49,6 +49,21 @@ extension MulticastSource {
     _storage.endAll { $0.ownerID == id }
   }
 
+  /// The source, its number of subscribers and each subscription, one a line, for debugging: its
+  /// number in subscription order, the queue it is delivered on, its owner's type (or "owner
+  /// gone") and the values left to a limited one. Uber Signals' `debugDescription`.
+  ///
+  /// ```
+  /// SendableEmitter<Int>: 2 subscribers
+  ///   #1
+  ///   #3, on queue downloads, owner Uploader, 1 values left
+  /// ```
+  ///
+  /// Any thread may read it; it reads every owner, so it is not for a loop.
+  public var debugDescription: String {
+    _storage.describe()
+  }
+
   /// The number of subscriptions that have not ended, for diagnostics.
   ///
   /// Subscriptions whose owner is gone are removed first (which reads every owner: not for a
@@ -122,3 +137,9 @@ extension MulticastSource where Value: Sendable {
         .bound(to: owner, next), queue: target._queue, replay: replayingLast, limit: limit))
   }
 }
+
+extension Emitter: CustomDebugStringConvertible {}
+extension CurrentValue: CustomDebugStringConvertible {}
+extension SendableEmitter: CustomDebugStringConvertible {}
+extension SendableCurrentValue: CustomDebugStringConvertible {}
+extension ReadOnlySource: CustomDebugStringConvertible {}

@@ -5,7 +5,7 @@ import IndefiniteObservable
 /// those that act on every subscriber, which a read-only view (``readOnly``) leaves out, as
 /// Combine's `eraseToAnyPublisher()` leaves out a subject's `send`: `send()` for `Void` (each
 /// source adds its own `send(_:)` and, for a current value, its `value` setter),
-/// ``unsubscribeAll()``, ``maxSubscribers``, ``setMaxSubscribers(_:)`` and
+/// ``unsubscribeAll()``, ``maxSubscribers``, ``setMaxSubscribers(_:)``, ``onSubscriberCountChange(_:)`` and
 /// ``resetSendCount()``.
 ///
 /// The conformance is the module's own, as ``MulticastSource``'s.
@@ -58,6 +58,23 @@ extension MulticastSubject {
   public var maxSubscribers: Int {
     get { _storage.locked.withLock { $0.maxSubscribers } }
     set { _storage.locked.withLock { $0.maxSubscribers = newValue } }
+  }
+
+  /// Calls `observer` with the number of subscribers after each change of it: a subscription
+  /// added, or one ended for any reason (`unsubscribe()`, its owner gone, its `limit` reached,
+  /// ``unsubscribeAll()``, the source released). Uber Signals' `onListenerAdded` and
+  /// `onListenerRemoved`, in one closure: start work with the first subscriber (`count == 1`)
+  /// and stop it with the last (`count == 0`).
+  ///
+  /// - Threading: `observer` runs on the thread that made the change, after it, with no lock of
+  ///   the package held, so it may subscribe or unsubscribe itself; changes made on several
+  ///   threads at once report at once, each with the count just after its own change. A
+  ///   subscription whose owner is gone is counted out when the source notices: at its next
+  ///   value, or at a later subscribe's sweep.
+  /// - Lifetime: the source keeps `observer` until it is replaced; nil removes it. The one it
+  ///   replaces is released after the source's lock.
+  public func onSubscriberCountChange(_ observer: (@Sendable (_ count: Int) -> Void)?) {
+    _storage.setOnCountChange(observer)
   }
 
   /// Sets ``maxSubscribers`` to `limit`, or throws if the source already has more subscribers

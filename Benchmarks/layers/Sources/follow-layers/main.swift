@@ -5,7 +5,7 @@
 // `pread` and `write` on one thread) and `follow`, each layer's cost per event is the
 // difference between two neighbours:
 //
-//   watch-on-sending-thread  FileWatch.changes(at:on: .sendingThread) on the thread that read
+//   watch-on-sending-thread  FileWatch.changes(at:).subscribe(on: .sendingThread), on the thread that read
 //                            inotify (the main thread), then `pread` and `write`: FileWatch's
 //                            reading, demultiplexing and translation.
 //   watch                    FileWatch.changes(at:) delivered on the main actor (in the same
@@ -76,24 +76,27 @@ do {
   switch arguments[1] {
   case "watch-on-sending-thread":
     subscriptions.append(
-      try FileWatch.changes(at: path).subscribe(on: .sendingThread) { change in
-        guard change == .modified else { return }
-        MainActor.assumeIsolated { Copier.copyAppended() }
-      })
+      Subscription(
+        try FileWatch.changes(at: path).subscribe(on: .sendingThread) { change in
+          guard change == .modified else { return }
+          MainActor.assumeIsolated { Copier.copyAppended() }
+        }))
   case "watch":
     subscriptions.append(
-      try FileWatch.changes(at: path).subscribe { change in
-        if change == .modified { Copier.copyAppended() }
-      })
+      Subscription(
+        try FileWatch.changes(at: path).subscribe { change in
+          if change == .modified { Copier.copyAppended() }
+        }))
   case "watch+bytes":
     let refills = Emitter<Void>(keepsLastValue: false)
     let bytes = try FileDescriptors.bytes(of: fd, ownership: .callerCloses, refill: refills)
     subscriptions.append(
       bytes.subscribe(next: { chunk in chunk.withUnsafeBytes { writeOut($0) } }))
     subscriptions.append(
-      try FileWatch.changes(at: path).subscribe { change in
-        if change == .modified { refills.send() }
-      })
+      Subscription(
+        try FileWatch.changes(at: path).subscribe { change in
+          if change == .modified { refills.send() }
+        }))
   default:
     fail("follow-layers: no layer \(arguments[1])", status: 2)
   }

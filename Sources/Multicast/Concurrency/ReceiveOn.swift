@@ -62,10 +62,21 @@ extension ValueObservable where T: Sendable {
   func subscribe(
     through gate: ObserverGate<T>, _ hand: @escaping (ObserverGate<T>, T) -> Void
   ) -> Subscription {
-    let upstream = subscribe { hand(gate, $0) }
+    // Set once `subscribe` returns. A gate closed from its own side (an owner found gone where
+    // the values run) ends the upstream at the next value, here, where the upstream delivers.
+    var upstream: Subscription?
+    upstream = subscribe { value in
+      guard !gate.isClosed else {
+        upstream?.unsubscribe()
+        upstream = nil
+        return
+      }
+      hand(gate, value)
+    }
     return Subscription {
       gate.close()
-      upstream.unsubscribe()
+      upstream?.unsubscribe()
+      upstream = nil
     }
   }
 }

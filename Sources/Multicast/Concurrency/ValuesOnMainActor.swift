@@ -19,10 +19,12 @@ public struct ValuesOnMainActor<T: Sendable> {
 
   /// Subscribes `next` bound to `owner`, in one line from a `@MainActor` type:
   /// `values.subscribe(self) { model, value in model.title = value }`. The owner is held
-  /// weakly, and a value that finds it gone is dropped.
+  /// weakly, and the subscription ends when it is gone, as a multicast source's owner-bound
+  /// subscription does.
   ///
-  /// The subscription ends with `unsubscribe()`; an owner's deallocation only stops the calls,
-  /// as this stream cannot tell its source to let go (`SendableEmitter` can).
+  /// The first value that finds the owner gone, on the main actor, closes the subscription (no
+  /// call of `next` follows); the next value the stream sends then ends the upstream
+  /// subscription, where the stream delivers. `unsubscribe()` ends both at once.
   ///
   /// - Parameters:
   ///   - owner: The object the subscriber works for, such as a view model.
@@ -33,8 +35,13 @@ public struct ValuesOnMainActor<T: Sendable> {
     _ owner: Owner,
     _ next: @escaping @MainActor (Owner, T) -> Void
   ) -> Subscription {
-    return subscribe { [weak owner] value in
-      if let owner { next(owner, value) }
-    }
+    // The gate, for its own closure to close it; the cycle ends when it closes.
+    let reference = LockedState<ObserverGate<T>?>(nil)
+    let gate = ObserverGate<T>(mainActor: { [weak owner] value in
+      guard let owner else { return _ = reference.withLock { $0 }?.close() }
+      next(owner, value)
+    })
+    reference.withLock { $0 = gate }
+    return upstream.subscribe(through: gate) { gate, value in gate.send(value) }
   }
 }

@@ -23,10 +23,12 @@ public struct ValuesOnQueue<T: Sendable> {
   }
 
   /// Subscribes `next` bound to `owner`: `next` receives the owner with each value, on the queue;
-  /// the owner is held weakly, and a value that finds it gone is dropped.
+  /// the owner is held weakly, and the subscription ends when it is gone, as a multicast
+  /// source's owner-bound subscription does.
   ///
-  /// The subscription ends with `unsubscribe()`; an owner's deallocation only stops the calls,
-  /// as this stream cannot tell its source to let go (`SendableEmitter` can).
+  /// The first value that finds the owner gone, on the queue, closes the subscription (no call
+  /// of `next` follows); the next value the stream sends then ends the upstream subscription,
+  /// where the stream delivers. `unsubscribe()` ends both at once.
   ///
   /// - Parameters:
   ///   - owner: The object the subscriber works for; checked on the queue before each call.
@@ -37,8 +39,16 @@ public struct ValuesOnQueue<T: Sendable> {
     _ owner: Owner,
     _ next: @escaping @Sendable (Owner, T) -> Void
   ) -> Subscription {
-    return subscribe { [weak owner] value in
-      if let owner { next(owner, value) }
+    let queue = self.queue
+    // The gate, for its own closure to close it; the cycle ends when it closes.
+    let reference = LockedState<ObserverGate<T>?>(nil)
+    let gate = ObserverGate<T> { [weak owner] value in
+      guard let owner else { return _ = reference.withLock { $0 }?.close() }
+      next(owner, value)
+    }
+    reference.withLock { $0 = gate }
+    return upstream.subscribe(through: gate) { gate, value in
+      queue.async { gate.send(value) }
     }
   }
 }

@@ -71,9 +71,31 @@ private final class Sink: Sendable {
     source.send(1)
     queue.sync {}
     sink = nil
-    source.send(2)
+    source.send(2)  // finds the owner gone on the queue: the subscription closes
+    queue.sync {}
+    #expect(source.subscriberCount == 1)
+    source.send(3)  // ends the upstream subscription, as a source's owner-bound one ends
     queue.sync {}
     #expect(seen.withLock { $0 } == [1])
+    #expect(source.subscriberCount == 0)
+    subscription.unsubscribe()
+  }
+
+  @Test func aMainActorSubscriberBoundToAnOwnerEndsWhenItIsGone() async {
+    final class Model: Sendable {}
+    let source = Emitter<Int>()
+    var model: Model? = Model()
+    var seen: [Int] = []
+    let subscription = source.receive(on: MainActor.shared).subscribe(model!) { _, value in
+      seen.append(value)
+    }
+    source.send(1)
+    #expect(await eventually { seen == [1] })
+    model = nil
+    source.send(2)
+    await Task.yield()
+    #expect(await eventually { source.send(3); return source.subscriberCount == 0 })
+    #expect(seen == [1])
     subscription.unsubscribe()
   }
 

@@ -94,7 +94,10 @@ private final class Sink: Sendable {
     model = nil
     source.send(2)
     await Task.yield()
-    #expect(await eventually { source.send(3); return source.subscriberCount == 0 })
+    #expect(
+      await eventually {
+        source.send(3); return source.subscriberCount == 0
+      })
     #expect(seen == [1])
     subscription.unsubscribe()
   }

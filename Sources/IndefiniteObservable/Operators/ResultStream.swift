@@ -18,6 +18,8 @@ extension ValueObservable {
   ///
   /// - Threading: like every operator (see ``ValueObservable``): it runs synchronously where
   ///   the value is delivered.
+  ///
+  /// - Parameter output: The value passed on in place of each failure.
   @inlinable
   public func replaceError<Success, Failure: Error>(
     with output: Success
@@ -91,6 +93,9 @@ extension ValueObservable {
   ///   thread: a handler's stream that connects while it does is disconnected at once.
   /// - Cost: no allocation per success; a failure allocates what `handler`'s stream allocates
   ///   to subscribe.
+  ///
+  /// - Parameter handler: Makes, from a failure, the stream whose values stand in for it; called
+  ///   once per failure, where the failure is delivered.
   @inlinable
   public func `catch`<Success, Failure: Error>(
     _ handler: @escaping (Failure) -> ValueObservable<Success>

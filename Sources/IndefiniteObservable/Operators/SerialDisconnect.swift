@@ -28,14 +28,18 @@ final class SerialDisconnect {
   init() {}
 
   /// Holds `disconnect` and calls the one it replaces, if any; calls `disconnect` at once
-  /// instead if the slot has ended.
+  /// instead if the slot has ended. Returns whether it holds `disconnect`: false once the slot
+  /// has ended.
   @usableFromInline
-  func replace(with disconnect: @escaping Disconnect) {
+  @discardableResult
+  func replace(with disconnect: @escaping Disconnect) -> Bool {
     var toCall: Disconnect? = disconnect
-    slot.withLock { slot in
+    let isHeld = slot.withLock { slot in
       if !slot.isEnded { swap(&toCall, &slot.current) }
+      return !slot.isEnded
     }
     toCall?()
+    return isHeld
   }
 
   /// Calls the disconnect held, if any, and holds nothing. The slot goes on taking new ones.

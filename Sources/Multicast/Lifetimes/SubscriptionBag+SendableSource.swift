@@ -38,3 +38,30 @@ extension SubscriptionBag {
     return subscription
   }
 }
+
+extension SubscriptionBag {
+  /// Subscribes `next` to `view`, the read-only view of an ``Emitter`` or a ``CurrentValue``,
+  /// and keeps the subscription, to be ended with the bag or by ``unsubscribe(from:)`` with the
+  /// view's source or with the object it is about: what ``subscribe(to:about:_:)`` does for the
+  /// source itself.
+  ///
+  /// `next` runs as the view's `subscribe` runs it: synchronously, in the source's isolation
+  /// (where this is called). A current value's subscriber receives the current value first.
+  ///
+  /// - Parameters:
+  ///   - view: The view to subscribe to. The bag holds its source weakly.
+  ///   - object: The object the subscription is about, to be ended by
+  ///     `unsubscribe(from: object)`; the bag holds it weakly. Nil (the default) for none.
+  ///   - next: Called with each value.
+  /// - Returns: The subscription, which you may also end alone.
+  @discardableResult
+  public func subscribe<Source: SingleIsolationSource>(
+    to view: ReadOnlySource<Source>,
+    about object: AnyObject? = nil,
+    _ next: @escaping (Source.Value) -> Void
+  ) -> Subscription {
+    let subscription = view.subscribe(next)
+    insert(subscription, source: view._owner, object: object)
+    return subscription
+  }
+}

@@ -25,6 +25,19 @@ import Testing
     #expect(source.disconnects == 1)
   }
 
+  @Test func aBagSubscribesToTheReadOnlyViewOfASingleIsolationSource() {
+    let value = CurrentValue(1)
+    let view = value.readOnly
+    var seen: [Int] = []
+    let bag = SubscriptionBag()
+    bag.subscribe(to: view) { seen.append($0) }
+    value.value = 2
+    bag.unsubscribe(from: value)  // the view's source
+    value.value = 3
+    #expect(seen == [1, 2])
+    #expect(value.subscriberCount == 0)
+  }
+
   @Test func aDeallocatedBagReleasesWhatItsSubscriptionsCaptured() {
     let emitter = Emitter<Int>()
     weak var weakCapture: Witness?

@@ -149,14 +149,13 @@ extension ValueObservable {
   )
   public func asObservable() -> ValueObservable<T> { fatalError("unavailable") }
 
-  /// RxSwift's `share(replay:)`: refused. `share()` (module `Multicast`) replays nothing, and
-  /// dropping the argument would silently lose the replay; the message says what replays.
+  /// RxSwift's `share(replay:)`: refused, with the spelling that replays (module `Multicast`):
+  /// dropping the argument would silently lose the replay.
   @available(
     *, unavailable,
     message: """
-      share() replays nothing: to hand the latest value to each new subscriber, send the values \
-      into a CurrentValue or an Emitter (import Multicast; a SendableCurrentValue or a \
-      SendableEmitter from other threads) and subscribe with replayingLast: true
+      use share(replayingLast: true) (import Multicast) for share(replay: 1); a longer replay \
+      has no counterpart: send the values into an Emitter and keep the ones you need
       """
   )
   public func share(replay: Int) -> ValueObservable<T> { fatalError("unavailable") }

@@ -24,13 +24,18 @@ extension ValueObservable {
   ///
   /// - The first subscriber connects this stream, on its thread, before its `subscribe`
   ///   returns; it receives the values this stream sends synchronously while connecting.
-  /// - Later subscribers receive the values sent after they subscribed; nothing is replayed.
-  ///   (Prepend or replay a value upstream of `share()` if they need one.)
+  /// - Later subscribers receive the values sent after they subscribed; with `replayingLast`,
+  ///   the last value of the connection first (RxSwift's `share(replay: 1)`, whose default scope
+  ///   is the same: a new connection starts with nothing to replay). A longer replay has no
+  ///   counterpart.
   /// - When the last subscriber unsubscribes, this stream is disconnected, on that thread,
   ///   before `unsubscribe()` returns. The next subscriber connects it again: a new connection,
   ///   whose operators upstream start afresh.
   ///
   /// Call `share()` once and hand out its result: each call makes a shared stream of its own.
+  ///
+  /// - Parameter replayingLast: Whether a subscriber that joins a connection receives its last
+  ///   value first, before `subscribe` returns; false (the default) for new values only.
   ///
   /// - Threading: like every stream, a shared stream lives in one isolation (it is not
   ///   `Sendable`): its subscribers, its connect and its disconnect run there. Values reach the
@@ -43,8 +48,8 @@ extension ValueObservable {
   ///   unsubscribe. There is no limit on the number of subscribers.
   /// - Cost: a value costs what an `Emitter`'s send costs, with no allocation; the first
   ///   subscriber's subscribe makes the connection (an emitter and this stream's subscription).
-  public func share() -> ValueObservable<T> {
-    let shared = SharedConnection(upstream: self)
+  public func share(replayingLast: Bool = false) -> ValueObservable<T> {
+    let shared = SharedConnection(upstream: self, replayingLast: replayingLast)
     return ValueObservable { observer in shared.subscribe(observer.next) }
   }
 }
@@ -57,6 +62,7 @@ extension ValueObservable {
 /// upstream, and every delivery, run after it is released.
 private final class SharedConnection<T> {
   private let upstream: ValueObservable<T>
+  private let replayingLast: Bool
   private let state = LockedState(State())
 
   private struct State {
@@ -77,8 +83,9 @@ private final class SharedConnection<T> {
     }
   }
 
-  init(upstream: ValueObservable<T>) {
+  init(upstream: ValueObservable<T>, replayingLast: Bool) {
     self.upstream = upstream
+    self.replayingLast = replayingLast
   }
 
   /// Subscribes `next`, connecting the upstream if it is the first subscriber.
@@ -92,7 +99,7 @@ private final class SharedConnection<T> {
     }
     // Subscribed to the emitter before the upstream connects, so that the first subscriber
     // receives what the upstream sends while connecting.
-    let downstream = connection.emitter.subscribe(next)
+    let downstream = connection.emitter.subscribe(replayingLast: replayingLast, next)
     if isFirst {
       let emitter = connection.emitter
       let subscription = upstream.subscribe { emitter.send($0) }

@@ -223,3 +223,55 @@ private struct Unchecked<Value>: @unchecked Sendable {
   let value: Value
   init(_ value: Value) { self.value = value }
 }
+
+@Suite(.checksLiveResources) struct ShareReplayingLastTests {
+  @Test func aLateSubscriberGetsTheConnectionsLastValueFirst() {
+    let source = CallbackSource<Int>()
+    let shared = source.stream.share(replayingLast: true)
+    var early: [Int] = []
+    var late: [Int] = []
+    let first = shared.subscribe { early.append($0) }
+    source.emit(1)
+    source.emit(2)
+    let second = shared.subscribe { late.append($0) }
+    source.emit(3)
+    #expect(early == [1, 2, 3])
+    #expect(late == [2, 3])
+    first.unsubscribe()
+    second.unsubscribe()
+    #expect(source.disconnects == 1)
+  }
+
+  @Test func aNewConnectionHasNothingToReplay() {
+    let source = CallbackSource<Int>()
+    let shared = source.stream.share(replayingLast: true)
+    shared.subscribe { _ in }.unsubscribe()
+    let first = shared.subscribe { _ in }
+    source.emit(1)
+    first.unsubscribe()  // the connection ends, and its last value with it
+    var seen: [Int] = []
+    let again = shared.subscribe { seen.append($0) }
+    #expect(seen == [])
+    source.emit(2)
+    #expect(seen == [2])
+    again.unsubscribe()
+  }
+
+  @Test func aLateSubscriberEndedAfterItsReplayGetsNothingMore() {
+    let source = CallbackSource<Int>()
+    let shared = source.stream.share(replayingLast: true)
+    let keeper = shared.subscribe { _ in }
+    source.emit(7)
+    var seen: [Int] = []
+    var late: Subscription?
+    late = shared.subscribe { value in
+      seen.append(value)
+      late?.unsubscribe()
+    }
+    late?.unsubscribe()  // the replay ran before `late` was set: end it here
+    source.emit(8)
+    #expect(seen == [7])
+    keeper.unsubscribe()
+    #expect(source.disconnects == 1)
+  }
+}

@@ -1,7 +1,7 @@
 /// A stream of one object's values, such as a key path of it, that names that object, so that a
 /// ``SubscriptionBag`` can end everything the object feeds.
 ///
-/// A bag files a subscription that ``SubscriptionBag/subscribe(to:about:_:)`` makes to such a
+/// A bag files a subscription that ``SubscriptionBag/subscribe(to:about:_:)-(ValueObservable<T>,_,_)`` makes to such a
 /// stream under ``streamedObject``, as if it had been given with `about:`; then
 /// ``SubscriptionBag/unsubscribe(from:)`` with the object ends it, with every other
 /// subscription about that object, without the stream having been kept. The streams of

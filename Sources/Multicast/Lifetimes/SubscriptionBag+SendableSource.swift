@@ -42,7 +42,7 @@ extension SubscriptionBag {
 extension SubscriptionBag {
   /// Subscribes `next` to `view`, the read-only view of an ``Emitter`` or a ``CurrentValue``,
   /// and keeps the subscription, to be ended with the bag or by ``unsubscribe(from:)`` with the
-  /// view's source or with the object it is about: what ``subscribe(to:about:_:)`` does for the
+  /// view's source or with the object it is about: what ``subscribe(to:about:_:)-(ValueObservable<T>,_,_)`` does for the
   /// source itself.
   ///
   /// `next` runs as the view's `subscribe` runs it: synchronously, in the source's isolation

@@ -16,7 +16,7 @@ import IndefiniteObservable
 /// }
 /// ```
 ///
-/// Subscribe through the bag with ``subscribe(to:about:_:)`` to be able to end the subscriptions
+/// Subscribe through the bag with ``subscribe(to:about:_:)-(ValueObservable<T>,_,_)`` to be able to end the subscriptions
 /// to one source with ``unsubscribe(from:)``. Each call subscribes, as `source.subscribe` does:
 /// two calls with the same source about the same object make two subscriptions, both delivered.
 /// ``subscribeOnce(to:about:_:)`` refuses the second one instead, as ZCRMailbox does, with a
@@ -94,7 +94,7 @@ public final class SubscriptionBag {
   /// It does not carry that subscription: an error is `Sendable`, and a `Subscription` is
   /// not. The caller got it from the first call.
   public struct AlreadySubscribed: Error {}
-  /// One subscription, the source it was made to with ``subscribe(to:about:_:)``, if any, and
+  /// One subscription, the source it was made to with ``subscribe(to:about:_:)-(ValueObservable<T>,_,_)``, if any, and
   /// the object it is about, if any.
   private struct Entry {
     let subscription: Subscription
@@ -179,11 +179,11 @@ public final class SubscriptionBag {
   /// The check costs the same however many subscriptions the bag holds. Once the first
   /// subscription has ended (by its own `unsubscribe()`, ``unsubscribe(from:)`` or
   /// ``unsubscribeAll()``), or its source or object is gone, a new one is made. Only
-  /// subscriptions made by this method count: ``subscribe(to:about:_:)`` always subscribes.
+  /// subscriptions made by this method count: ``subscribe(to:about:_:)-(ValueObservable<T>,_,_)`` always subscribes.
   /// A call made while the first is still subscribing (from a replayed value's subscriber)
   /// throws, with no subscription yet.
   ///
-  /// - Parameters: See ``subscribe(to:about:_:)``; a source that is an ``StreamOfObject`` gives
+  /// - Parameters: See ``subscribe(to:about:_:)-(ValueObservable<T>,_,_)``; a source that is an ``StreamOfObject`` gives
   ///   its object when `object` is nil, for the check too.
   /// - Returns: The new subscription.
   /// - Throws: ``AlreadySubscribed``; `next` is not subscribed and is released.
@@ -212,7 +212,7 @@ public final class SubscriptionBag {
   }
 
   /// Ends the subscriptions in the bag that were made to `object` or are about it: those that
-  /// ``subscribe(to:about:_:)`` made to `object` as their source, and those filed under it
+  /// ``subscribe(to:about:_:)-(ValueObservable<T>,_,_)`` made to `object` as their source, and those filed under it
   /// (given `about: object`, or made to an ``StreamOfObject`` of it).
   ///
   /// ```swift

@@ -521,10 +521,14 @@ public enum FileDescriptors {
 
   /// What connects one subscriber's gate to a descriptor, or says why it cannot.
   /// Connects `gate` and returns the subscription that closes it, then lets go of what
-  /// `connect` started; when `connect` throws, closes the gate and throws.
+  /// `connect` started; when `connect` throws, closes the gate and throws. The gate is made
+  /// only once `connect` exists: a factory that throws first (a bad descriptor) makes none, for
+  /// a gate that is never closed keeps its closure, and a descriptor event's gate refers to
+  /// itself through it.
   private static func subscription<Event: Sendable>(
-    _ gate: ObserverGate<Event>, _ connect: Connect<Event>
+    _ makeGate: @autoclosure () -> ObserverGate<Event>, _ connect: Connect<Event>
   ) throws(FileDescriptorError) -> SendableSubscription {
+    let gate = makeGate()
     let release: @Sendable () -> Void
     do {
       release = try connect(gate)

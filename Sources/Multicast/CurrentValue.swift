@@ -1,5 +1,6 @@
 import Dispatch
 import IndefiniteObservable
+import Observation
 
 /// A value that can be read, written and observed: each subscription
 /// receives the current value at once, then every change.
@@ -35,6 +36,16 @@ import IndefiniteObservable
 /// ``init(_:skipsEqualWrites:)`` makes a holder that skips a write equal to the current value;
 /// that also makes two holders bound to each other settle instead of looping.
 ///
+/// - Observation: a holder is `Observable`, and its `value` is observed as a property of an
+///   `@Observable` class is. Reading it inside `withObservationTracking` (a SwiftUI view's body
+///   included) tracks it: every write that the holder stores (setting ``value``, ``update(_:)``,
+///   `send()` of a `Void` holder) calls the `onChange` of each such tracking once, on the
+///   writing thread, before the new value is stored and before the subscribers are called. A
+///   write skipped as equal (``init(_:skipsEqualWrites:)``) tells no one. Subscribing is not
+///   reading: a subscription does not track. The first read of ``value`` gives the holder its
+///   Observation registrar (three allocations, once); from then on, each stored write asks it
+///   for observers, which costs a write about 40 ns even when there are none (Linux,
+///   `Benchmarks/`), and allocates nothing. A holder whose value is never read pays nothing.
 /// - Threading: like ``Emitter``, a holder is not `Sendable`: it lives in one isolation with its
 ///   subscribers and writers, so its subscribers run where they were written, synchronously.
 /// - The rules of ``Emitter`` apply: once `unsubscribe()` returns no delivery to that
@@ -80,9 +91,12 @@ public final class CurrentValue<T>: ValueObservable<T> {
   ///
   /// A write from a subscriber is stored and delivered at once, before the outer write goes
   /// on; ``update(_:)`` makes a read-modify-write that such writes cannot interleave.
+  ///
+  /// Reading it inside `withObservationTracking` (or a SwiftUI view's body) tracks it; see
+  /// ``CurrentValue`` for when the observers hear of a write.
   @inlinable
   public var value: T {
-    get { storage.read().value! }
+    get { storage.readValue() }
     set { storage.write(newValue, unlessEqual: isEqual) }
   }
 
@@ -101,6 +115,11 @@ public final class CurrentValue<T>: ValueObservable<T> {
     storage.update(unlessEqual: isEqual, body)
   }
 }
+
+/// A holder takes part in Observation: its `value` is its one observable property, so that
+/// `@Bindable` and SwiftUI's `@Environment(Type.self)` accept it, and `withObservationTracking`
+/// and SwiftUI see it change (see ``CurrentValue``).
+extension CurrentValue: Observable {}
 
 extension CurrentValue: SingleIsolationSource, MulticastSubject {
   /// True: a subscription starts with the current value unless it says `replayingLast: false`.

@@ -1,5 +1,6 @@
 import Dispatch
 import IndefiniteObservable
+import Observation
 
 /// A current value that any thread may read, write and update, and whose subscribers each run
 /// where they were written: ``CurrentValue`` for values that other threads write.
@@ -27,6 +28,18 @@ import IndefiniteObservable
 /// Every subscription starts with the current value, unless it says `replayingLast: false`.
 /// Values written from other threads meanwhile arrive after it, never before.
 ///
+/// - Observation: a holder is `Observable`, and its `value` is observed as ``CurrentValue``'s is,
+///   from any thread: a read inside `withObservationTracking` on one thread tracks it, and the
+///   next write stored by any thread calls that tracking's `onChange` (which is `@Sendable`), on
+///   the writing thread, before the value is stored. Observation's registrar is `Sendable`, and
+///   it calls its observers outside the holder's lock. Two rules come from writes racing on
+///   several threads. Observation calls `onChange` before it ends the tracking, so the writes
+///   that other threads store while one writer's call runs call it again, as they would for any
+///   observable object written from several threads at once: `onChange` is heard at least once,
+///   and once only when writes do not race. A write skipped as equal tells no one,
+///   unless another thread's write is stored between its comparison and its store: then it
+///   compares again, and its observers have been told, beside that write's own telling. SwiftUI
+///   reads its views' models on the main actor: write a holder that views read there.
 /// - Threading: every member may be used from any thread, at once. Writes from one thread reach
 ///   each subscriber in the order written. No callback runs while an internal lock is held,
 ///   including `==` of ``init(_:skipsEqualWrites:)`` and the body of ``update(isolation:_:)``.
@@ -66,8 +79,11 @@ public final class SendableCurrentValue<T: Sendable>: SendableSource, MulticastS
   ///
   /// A write replaces what another thread wrote meanwhile; use ``update(isolation:_:)`` to
   /// change the value from what it is.
+  ///
+  /// Reading it inside `withObservationTracking`, on any thread, tracks it; see
+  /// ``SendableCurrentValue`` for when the observers hear of a write.
   public var value: T {
-    get { storage.read().value! }
+    get { storage.readValue() }
     set { write(newValue, isolation: nil) }
   }
 
@@ -101,6 +117,10 @@ public final class SendableCurrentValue<T: Sendable>: SendableSource, MulticastS
     SendingIsolation.with(isolation) { storage.update(unlessEqual: isEqual, body) }
   }
 }
+
+/// A holder takes part in Observation, from any thread: its `value` is its one observable
+/// property (see ``SendableCurrentValue``).
+extension SendableCurrentValue: Observable {}
 
 extension SendableCurrentValue {
   /// True: a subscription starts with the current value unless it says `replayingLast: false`.

@@ -26,10 +26,19 @@ import IndefiniteObservable
 ///   subscribers live in one isolation (a `@MainActor` view model, an actor), and subscribers
 ///   run synchronously on the writing thread. A property written from other threads is a
 ///   ``SendableCurrentValue``.
+/// - SwiftUI and Observation: the property is observed as a property of an `@Observable` class
+///   is, through its ``CurrentValue``. A SwiftUI view whose body reads it is rendered again when
+///   it is written, and `withObservationTracking` that reads it calls `onChange` once at the next
+///   write that is stored (not at a write skipped as equal), before the value is stored. Each
+///   property is tracked alone: a view that reads one is not told of writes to another. So
+///   Combine's `ObservableObject` is not needed: the class declares `Observable` (no macro, no
+///   requirement) for `@Environment(Model.self)` and `@Bindable`, and a view keeps it in
+///   `@State` where it kept a `@StateObject`. In an `@Observable` class, mark the property
+///   `@ObservationIgnored`, or the macro's storage clashes with the wrapper's ("invalid
+///   redeclaration of synthesized property"); the property is observed without the macro.
 /// - Differences from `@Published`: a subscriber runs after the new value is stored (Combine's
-///   runs in `willSet`, before), so it reads the new value from the object too. SwiftUI does not
-///   observe this property: a model that SwiftUI views read is `@Observable`, whose properties
-///   `Observed.values` (module `Producers`) streams, one turn after each change.
+///   runs in `willSet`, before), so it reads the new value from the object too; Observation's
+///   observers hear of the write before it is stored, as with `@Observable`.
 /// - Lifetime: the stream and its subscriptions do not keep the object; the object's property
 ///   keeps its subscribers' closures until they end (see ``CurrentValue``). A copy of the
 ///   wrapper (a copy of a struct that has the property) shares the value and its subscribers.
@@ -49,7 +58,8 @@ public struct Streamed<Value> {
   }
 
   /// The value. Setting it stores the value, then calls the subscribers of ``projectedValue``
-  /// with it before returning.
+  /// with it before returning. Reading it inside `withObservationTracking` (or a SwiftUI view's
+  /// body) tracks it, and setting it tells those observers first (see ``CurrentValue``).
   public var wrappedValue: Value {
     get { current.value }
     nonmutating set { current.value = newValue }

@@ -25,6 +25,7 @@ let benchmarks: @Sendable () -> Void = {
   linesBenchmarks()
   timerTickBenchmarks()
   pipeByteBenchmarks()
+  currentValueBenchmarks()
 }
 
 /// The name of a benchmark of `implementation` in `scenario`.

@@ -14,12 +14,12 @@ extension Sequence {
   /// // delivers false (["Ada", ""]), then true (["Ada", "ada@example.com"])
   /// ```
   ///
-  /// For two or three streams of different types, ``ValueObservable/combineLatest(_:)`` and
-  /// ``ValueObservable/combineLatest(_:_:)`` give tuples. The elements may be any kind of
-  /// stream of `T` (`[emitter, currentValue]` included). The sequence is copied into an array
-  /// when the stream is made. Subscribing subscribes to the streams in order; unsubscribing
-  /// unsubscribes from all of them. Each subscription keeps its own latest values. An empty
-  /// sequence gives a stream that never delivers.
+  /// For two to four streams of different types, ``ValueObservable/combineLatest(_:)`` and its
+  /// siblings give tuples. The elements may be any kind of stream of `T`
+  /// (`[emitter, currentValue]` included). The sequence is copied into an array when the stream
+  /// is made. Subscribing subscribes to the streams in order; unsubscribing unsubscribes from all
+  /// of them. Each subscription keeps its own latest values. An empty sequence gives a stream
+  /// that never delivers.
   ///
   /// The array passed on is the subscription's own, updated in place for the next value: a
   /// subscriber that lets it go before the next value arrives costs no allocation per value; one

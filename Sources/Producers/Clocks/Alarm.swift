@@ -3,8 +3,8 @@ import Multicast
 import Synchronization
 
 /// Calls a closure on an actor (or where it fires) at deadlines of a clock: the one timer
-/// mechanism of this module, behind ``Timers``, `debounce`, `throttle`, `delay` and the file
-/// watch's directory checks.
+/// mechanism of this module, behind ``Timers``, `debounce`, `throttle`, `delay`,
+/// `delaySubscription` and the file watch's directory checks.
 ///
 /// An alarm is made for one clock, one actor and one closure
 /// (``makeAlarm(clock:leeway:isolation:_:)``), and then armed and re-armed as often as its owner

@@ -5,10 +5,11 @@ import Multicast
 /// in no real time.
 ///
 /// Pass it where a stream takes a clock (``Timers/every(_:leeway:clock:isolation:)``,
-/// `debounce(for:clock:)`, `throttle(for:clock:latest:)`, `delay(for:clock:)`), then call
-/// ``advance(by:isolation:)``: every timer and every waiting value whose deadline the advance
-/// passes fires, earliest first, with ``now`` set to its deadline, and its delivery runs on the
-/// subscriber's actor, before `advance` returns.
+/// `debounce(for:clock:)`, `throttle(for:clock:latest:)`, `delay(for:clock:)`,
+/// `delaySubscription(for:clock:)`), then call ``advance(by:isolation:)``: every timer, every
+/// waiting value and every waiting connection whose deadline the advance passes fires, earliest
+/// first, with ``now`` set to its deadline, and its delivery runs on the subscriber's actor,
+/// before `advance` returns.
 ///
 /// ```swift
 /// let clock = ManualClock()

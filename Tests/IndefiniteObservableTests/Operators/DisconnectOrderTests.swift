@@ -34,6 +34,13 @@ import Testing
         { $0.stream("a").combineLatest($0.stream("b"), $0.stream("c")).map { _ in } }
       ),
       (
+        "combineLatest(_:_:_:)", abc + ["d"],
+        {
+          $0.stream("a").combineLatest($0.stream("b"), $0.stream("c"), $0.stream("d"))
+            .map { _ in }
+        }
+      ),
+      (
         "Sequence.combineLatest()", abc,
         { [$0.stream("a"), $0.stream("b"), $0.stream("c")].combineLatest().map { _ in } }
       ),

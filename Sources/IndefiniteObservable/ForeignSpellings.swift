@@ -220,3 +220,42 @@ extension SendableSubscription {
   @available(*, unavailable, renamed: "unsubscribe()")
   public func cancel() { fatalError("unavailable") }
 }
+
+extension ValueObservable {
+  /// RxSwift's `Observable.just(_:)`: refused, with the name to use.
+  @available(*, unavailable, message: "use Just(value), a stream that delivers one value")
+  public static func just(_ value: T) -> ValueObservable<T> { fatalError("unavailable") }
+
+  /// RxSwift's `Observable.error(_:)`: refused; a stream has no error channel.
+  @available(
+    *, unavailable,
+    message: """
+      a stream has no error channel: make it a stream of Result and use replaceError(with:), \
+      catch or retry (Migrating.md, "Failure as a value")
+      """
+  )
+  public static func error(_ error: any Error) -> ValueObservable<T> { fatalError("unavailable") }
+
+  /// RxSwift's `Observable.timer(_:scheduler:)`: refused, with the spelling to use.
+  @available(
+    *, unavailable,
+    message: """
+      use Timers.after(dueTime) or Timers.every(period) (import Producers), and .stream() on it \
+      for the operators
+      """
+  )
+  public static func timer<Scheduler>(
+    _ dueTime: Duration, period: Duration? = nil, scheduler: Scheduler
+  ) -> ValueObservable<Int> { fatalError("unavailable") }
+
+  /// RxSwift's static `Observable.combineLatest(_:_:resultSelector:)`: refused, with the
+  /// spelling to use.
+  @available(
+    *, unavailable,
+    message: "use first.combineLatest(second), then map { first, second in ... } for a selector"
+  )
+  public static func combineLatest<A, B>(
+    _ first: ValueObservable<A>, _ second: ValueObservable<B>,
+    resultSelector: @escaping (A, B) -> T
+  ) -> ValueObservable<T> { fatalError("unavailable") }
+}

@@ -151,13 +151,7 @@ extension ValueObservable {
 
   /// RxSwift's `share(replay:)`: refused, with the spelling that replays (module `Multicast`):
   /// dropping the argument would silently lose the replay.
-  @available(
-    *, unavailable,
-    message: """
-      use share(replayingLast: true) (import Multicast) for share(replay: 1); a longer replay \
-      has no counterpart: send the values into an Emitter and keep the ones you need
-      """
-  )
+  @available(*, unavailable, renamed: "share(replayingLast:)", message: "import Multicast")
   public func share(replay: Int) -> ValueObservable<T> { fatalError("unavailable") }
 
   /// RxSwift's `bind(to:)`: refused, with what to write instead.

@@ -37,8 +37,8 @@ import IndefiniteObservable
 /// - Lifetime: the emitter keeps its subscribers' closures until they unsubscribe, reach their
 ///   limit or lose their owner; then it releases them. A subscription does not keep the emitter
 ///   alive, and unsubscribing after the emitter is gone does nothing. The emitter keeps the last
-///   value sent (see ``lastValue``), for subscribers that ask to replay it, unless it was made
-///   with ``init(keepsLastValue:)`` and `false`.
+///   value sent (see ``lastValue``), for subscribers that ask to replay it, or as many as
+///   ``init(keepingLast:)`` says.
 public final class Emitter<T>: ValueObservable<T> {
   @usableFromInline let storage: MulticastStorage<T>
 
@@ -48,35 +48,42 @@ public final class Emitter<T>: ValueObservable<T> {
     storage.close()
   }
 
-  /// Creates an emitter with no subscribers and no last value, that keeps the last value sent.
-  public convenience init() {
-    self.init(keepsLastValue: true)
-  }
-
-  /// Creates an emitter with no subscribers, that keeps the last value sent or keeps none.
+  /// Creates an emitter with no subscribers, that keeps the last `count` values sent: the last
+  /// one by default, none, or more, for subscribers that ask to replay them (RxSwift's
+  /// `ReplaySubject` with a buffer of `count`).
   ///
-  /// An emitter that keeps no last value lets go of each value as soon as its send returns
-  /// (values waiting on a subscriber's queue are kept until the queue runs them): use it when
-  /// values hold objects or memory that should not outlive their delivery.
+  /// An emitter that keeps no value lets go of each value as soon as its send returns (values
+  /// waiting on a subscriber's queue are kept until the queue runs them): use it when values
+  /// hold objects or memory that should not outlive their delivery, or to stand for a relay or
+  /// a subject that keeps nothing.
   ///
   /// ```swift
   /// final class Frame: Sendable {}
-  /// let frames = Emitter<Frame>(keepsLastValue: false)
+  /// let frames = Emitter<Frame>(keepingLast: 0)
   /// frames.send(Frame())  // released when send returns
   /// // frames.lastValue == nil
+  ///
+  /// let log = Emitter<String>(keepingLast: 3)
+  /// for line in ["a", "b", "c", "d"] { log.send(line) }
+  /// var replayed: [String] = []
+  /// log.subscribe(replayingLast: true) { replayed.append($0) }
+  /// // replayed == ["b", "c", "d"]
   /// ```
   ///
-  /// - Parameter keepsLastValue: Whether the emitter keeps the last value sent, for
-  ///   ``lastValue`` and for subscribers that ask to replay it. When false, ``lastValue`` is
-  ///   always nil and `replayingLast: true` replays nothing; everything else is unchanged.
-  public init(keepsLastValue: Bool) {
-    let storage = MulticastStorage<T>(kind: .emitter, keepsLast: keepsLastValue)
+  /// - Parameter count: How many of the last values sent the emitter keeps, for ``lastValue``
+  ///   (the newest) and for subscribers that say `replayingLast: true`, which receive them
+  ///   oldest first before `subscribe` returns (or first on their queue). 0 keeps none: then
+  ///   ``lastValue`` is always nil and a replay delivers nothing. A negative count is taken as
+  ///   0. Keeping more costs a send no allocation once the buffer has grown; a replay allocates
+  ///   one array.
+  public init(keepingLast count: Int = 1) {
+    let storage = MulticastStorage<T>(kind: .emitter, keeping: count)
     self.storage = storage
     super.init { observer in storage.subscribe(.plain(observer.next)) }
   }
 
   /// Delivers `value` to every current subscriber and keeps it as the last value (unless the
-  /// emitter keeps none: see ``init(keepsLastValue:)``).
+  /// emitter keeps none: see ``init(keepingLast:)``).
   ///
   /// Synchronous subscribers have been called when this returns (on this thread, in the order
   /// they subscribed); queue subscribers have their delivery enqueued. Callable from any
@@ -88,7 +95,7 @@ public final class Emitter<T>: ValueObservable<T> {
   }
 
   /// The last value sent, or nil before the first send; always nil for an emitter made with
-  /// `keepsLastValue: false`.
+  /// `keepingLast: 0`.
   ///
   /// The emitter keeps it alive until the next send replaces it or the emitter is deallocated.
   public var lastValue: T? {

@@ -31,8 +31,8 @@ public typealias CurrentValueSubject<T, Failure> = CurrentValue<T>
 @available(
   *, unavailable,
   message: """
-    use Emitter<T>(keepsLastValue: false) on one actor, SendableEmitter<T>(keepsLastValue: \
-    false) from any thread; accept(x) is send(x)
+    use Emitter<T>(keepingLast: 0) on one actor, SendableEmitter<T>(keepingLast: 0) \
+    from any thread; accept(x) is send(x)
     """
 )
 public typealias PublishRelay<T> = Emitter<T>
@@ -41,18 +41,28 @@ public typealias PublishRelay<T> = Emitter<T>
 @available(
   *, unavailable,
   message: """
-    use Emitter<T>(keepsLastValue: false) on one actor, SendableEmitter<T>(keepsLastValue: \
-    false) from any thread
+    use Emitter<T>(keepingLast: 0) on one actor, SendableEmitter<T>(keepingLast: 0) \
+    from any thread
     """
 )
 public typealias PublishSubject<T> = Emitter<T>
+
+/// RxSwift's `ReplaySubject`: refused, with the names to use.
+@available(
+  *, unavailable,
+  message: """
+    use Emitter<T>(keepingLast: n) on one actor, SendableEmitter<T>(keepingLast: n) from any \
+    thread, and subscribe(replayingLast: true)
+    """
+)
+public typealias ReplaySubject<T> = Emitter<T>
 
 /// Combine's `PassthroughSubject`: refused, with the names to use.
 @available(
   *, unavailable,
   message: """
-    use Emitter<T>(keepsLastValue: false) on one actor, SendableEmitter<T>(keepsLastValue: \
-    false) from any thread
+    use Emitter<T>(keepingLast: 0) on one actor, SendableEmitter<T>(keepingLast: 0) \
+    from any thread
     """
 )
 public typealias PassthroughSubject<T, Failure> = Emitter<T>

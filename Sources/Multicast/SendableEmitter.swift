@@ -46,16 +46,10 @@ public final class SendableEmitter<T: Sendable>: SendableSource, MulticastSubjec
     storage.close()
   }
 
-  /// Creates a sendable emitter with no subscribers and no last value, that keeps the last value
-  /// sent.
-  public convenience init() {
-    self.init(keepsLastValue: true)
-  }
-
-  /// Creates a sendable emitter with no subscribers, that keeps the last value sent or keeps none
-  /// (see ``Emitter/init(keepsLastValue:)``).
-  public init(keepsLastValue: Bool) {
-    storage = MulticastStorage<T>(kind: .sendableEmitter, keepsLast: keepsLastValue)
+  /// Creates a sendable emitter with no subscribers, that keeps the last `count` values sent
+  /// (see ``Emitter/init(keepingLast:)``): the last one by default.
+  public init(keepingLast count: Int = 1) {
+    storage = MulticastStorage<T>(kind: .sendableEmitter, keeping: count)
   }
 
   /// Delivers `value` to every current subscriber and keeps it as the last value (unless the

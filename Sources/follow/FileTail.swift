@@ -83,7 +83,7 @@ struct FollowError: Error, CustomStringConvertible {
   private var watching: Subscription?
   /// Makes the bytes stream read what was appended to a regular file and hand it over, in the
   /// call of `send`.
-  private let refills = Emitter<Void>(keepsLastValue: false)
+  private let refills = Emitter<Void>(keepingLast: 0)
   private var caughtUp = false
   private(set) var started = false
   private var stopped = false

@@ -22,8 +22,15 @@ extension ValueObservable {
   /// Use it where every subscriber must be in place before the first value, where `share()`
   /// would let the first subscriber see values that the next ones miss. See
   /// ``ConnectableObservable`` for the contract.
-  public func makeConnectable() -> ConnectableObservable<T> {
-    ConnectableObservable(upstream: self)
+  ///
+  /// - Parameter emitter: The emitter that the connection sends this stream's values into and
+  ///   that the subscribers subscribe to, with `replayingLast: true`: Combine's and RxSwift's
+  ///   `multicast(subject)`. One that keeps values replays them to each new subscriber, across
+  ///   connections (RxSwift's `replay(n)` is `makeConnectable(through: Emitter(keepingLast:
+  ///   n))`); values sent into it by others reach the subscribers too. Nil, the default, for an
+  ///   emitter of the connectable's own that keeps nothing and has no subscriber limit.
+  public func makeConnectable(through emitter: Emitter<T>? = nil) -> ConnectableObservable<T> {
+    ConnectableObservable(upstream: self, emitter: emitter)
   }
 }
 
@@ -94,12 +101,19 @@ public final class ConnectableObservable<T>: ValueObservable<T> {
     }
   }
 
-  init(upstream: ValueObservable<T>) {
-    let emitter = Emitter<T>(keepsLastValue: false)
-    emitter.maxSubscribers = .max  // The user cannot reach this emitter to raise its limit.
+  init(upstream: ValueObservable<T>, emitter: Emitter<T>?) {
+    let emitter =
+      emitter
+      ?? {
+        let own = Emitter<T>(keepingLast: 0)
+        own.maxSubscribers = .max  // The user cannot reach this emitter to raise its limit.
+        return own
+      }()
     self.emitter = emitter
     self.upstream = upstream
-    super.init { observer in emitter.subscribe(observer.next).unsubscribe }
+    super.init { observer in
+      emitter.subscribe(replayingLast: true, observer.next).unsubscribe
+    }
   }
 
   /// Connects the upstream, unless it is connected, and returns the subscription that ends the
@@ -141,7 +155,7 @@ public final class ConnectableObservable<T>: ValueObservable<T> {
   /// itself and of this stream share one fan-out.
   public func autoconnect() -> ValueObservable<T> {
     ValueObservable { observer in
-      let downstream = self.emitter.subscribe(observer.next)
+      let downstream = self.emitter.subscribe(replayingLast: true, observer.next)
       let connection: Connection? = self.state.withLock { state in
         state.autoSubscribers += 1
         guard state.autoSubscribers == 1, state.connection == nil else { return nil }

@@ -56,7 +56,7 @@ extension ValueObservable {
           group.send(value)
           return
         }
-        let group = Emitter<T>(keepsLastValue: false)
+        let group = Emitter<T>(keepingLast: 0)
         group.maxSubscribers = .max  // Its subscribers are the user's, as many as they need.
         guard made.add(group) else { return }
         groups[key] = group

@@ -71,6 +71,9 @@ public final class MulticastStorage<T> {
     var count = 0
     /// The last value sent (or the current value of a ``CurrentValue``).
     @usableFromInline var last: T?
+    /// The values kept before ``last``, oldest first, by a source that keeps more than one
+    /// (`Emitter(keepingLast:)`); empty otherwise.
+    var earlier = PendingValues<T>()
     /// Counts the values stored, for compare-and-send.
     @usableFromInline var version = 0
     /// Counts sends, for diagnostics; can be reset.
@@ -99,11 +102,13 @@ public final class MulticastStorage<T> {
     }
 
     /// Stores the value that `value` holds as the last one (unless none is kept), counts it and
-    /// returns the subscribers to call; `value` is left holding the value it replaced, to be
-    /// released outside the lock.
+    /// returns the subscribers to call; `value` is left holding the value it replaced (or, when
+    /// `keeping` values are kept, the one that fell out of them), to be released outside the
+    /// lock.
     @inlinable
-    mutating func store(_ value: inout T?, keepsLast: Bool) -> ContiguousArray<MulticastEntry<T>?> {
-      if keepsLast { swap(&value, &last) }
+    mutating func store(_ value: inout T?, keeping: Int) -> ContiguousArray<MulticastEntry<T>?> {
+      if keeping > 0 { swap(&value, &last) }
+      if keeping > 1 { keepEarlier(&value, keeping: keeping) }
       version &+= 1
       sendCount &+= 1
       return entries  // A retain, not a copy.
@@ -118,11 +123,26 @@ public final class MulticastStorage<T> {
       case observed(ValueRegistrar)
     }
 
-    /// Stores the value as ``store(_:keepsLast:)`` does, unless the storage has a registrar.
+    /// Keeps the value that `last` held before (in `replaced`) among the earlier ones; leaves
+    /// in `replaced` the oldest one once more than `keeping` are kept.
+    @usableFromInline
+    mutating func keepEarlier(_ replaced: inout T?, keeping: Int) {
+      guard let previous = replaced.take() else { return }
+      earlier.append(previous)
+      if earlier.count >= keeping { replaced = earlier.popFirst() }
+    }
+
+    /// The values a subscriber that asks for a replay receives, oldest first.
+    var kept: [T] {
+      guard let last else { return [] }
+      return earlier.elements + [last]
+    }
+
+    /// Stores the value as ``store(_:keeping:)`` does, unless the storage has a registrar.
     @inlinable
-    mutating func storeUnlessObserved(_ value: inout T?, keepsLast: Bool) -> FirstStep {
+    mutating func storeUnlessObserved(_ value: inout T?, keeping: Int) -> FirstStep {
       if let registrar { return .observed(registrar) }
-      return .stored(store(&value, keepsLast: keepsLast))
+      return .stored(store(&value, keeping: keeping))
     }
 
     /// Appends `entry` in the next slot.
@@ -176,14 +196,15 @@ public final class MulticastStorage<T> {
 
   @usableFromInline let locked: LockedState<State>
   private let kind: Kind
-  /// Whether a send stores its value in `last`; false for an emitter made with
-  /// `keepsLastValue: false`, whose `last` stays nil.
-  @usableFromInline let keepsLast: Bool
+  /// How many of the last values sent are kept: 1 for a current value and by default, 0 for
+  /// an emitter that keeps none (whose `last` stays nil), more for one that keeps the values
+  /// before the last in `earlier`.
+  @usableFromInline let keeping: Int
 
-  init(kind: Kind, last: T? = nil, keepsLast: Bool = true) {
+  init(kind: Kind, last: T? = nil, keeping: Int = 1) {
     self.kind = kind
     self.locked = LockedState(State(last: last))
-    self.keepsLast = keepsLast
+    self.keeping = max(keeping, 0)
   }
 
   // MARK: Sending
@@ -200,12 +221,12 @@ public final class MulticastStorage<T> {
   func send(_ value: T) {
     var replaced: T? = value
     let subscribers: ContiguousArray<MulticastEntry<T>?>
-    switch locked.withLock({ $0.storeUnlessObserved(&replaced, keepsLast: keepsLast) }) {
+    switch locked.withLock({ $0.storeUnlessObserved(&replaced, keeping: keeping) }) {
     case .stored(let stored):
       subscribers = stored
     case .observed(let registrar):
       registrar.willSet()
-      subscribers = locked.withLock { $0.store(&replaced, keepsLast: keepsLast) }
+      subscribers = locked.withLock { $0.store(&replaced, keeping: keeping) }
       registrar.didSet()
     }
     // The previous value (or this one, when none is kept) is released here, outside the lock.
@@ -340,7 +361,7 @@ public final class MulticastStorage<T> {
     if let limit, limit <= 0 {
       return DeliveryState(state: DeliveryState.ended, remaining: 0)
     }
-    let (entry, replayValue, overLimit, sweep, counted) = locked.withLock { state in
+    let (entry, replay, overLimit, sweep, counted) = locked.withLock { state in
       state.nextID += 1
       // A synchronous replay is delivered below, outside the lock; sends that reach the entry
       // meanwhile park their values in it, so that the replay arrives first.
@@ -349,10 +370,12 @@ public final class MulticastStorage<T> {
         id: state.nextID, subscriber: subscriber, queue: queue, limit: limit,
         replaying: replaysHere)
       var keep = true
-      if replay, let last = state.last, let queue {
-        // Enqueued under the lock, so that it reaches the queue before any later send's value.
-        if entry.isLimited { keep = entry.state.takeDelivery() > 1 }
-        enqueue(last, for: entry, on: queue)
+      if replay, state.last != nil, let queue {
+        // Enqueued under the lock, so that they reach the queue before any later send's value.
+        for value in state.kept where keep {
+          if entry.isLimited { keep = entry.state.takeDelivery() > 1 }
+          enqueue(value, for: entry, on: queue)
+        }
       }
       if keep { state.append(entry) }
       let sweeps = state.count >= state.sweepAt
@@ -360,7 +383,7 @@ public final class MulticastStorage<T> {
       if sweeps { state.sweepAt = Int.max }
       let overLimit = state.count > state.maxSubscribers && !state.hasWarned
       let counted = keep ? state.countChange : nil
-      return (entry, replaysHere ? state.last : nil, overLimit, sweeps, counted)
+      return (entry, replaysHere ? state.kept : [], overLimit, sweeps, counted)
     }
     counted?.report()
     // Amortized constant time: a sweep reads every owner, once the count has doubled since the
@@ -370,7 +393,7 @@ public final class MulticastStorage<T> {
       locked.withLock { $0.sweepAt = max(State.minimumSweep, $0.count * 2) }
     }
     if overLimit { warnIfOverLimit() }
-    if let replayValue { deliverReplay(replayValue, to: entry) }
+    if !replay.isEmpty { deliverReplay(replay, to: entry) }
     return entry.state
   }
 
@@ -405,8 +428,8 @@ public final class MulticastStorage<T> {
 
   /// Delivers a synchronous subscriber's replay, then the values parked while it ran, until
   /// none are left; then the entry receives values directly.
-  private func deliverReplay(_ replay: T, to entry: MulticastEntry<T>) {
-    var batch = [replay]
+  private func deliverReplay(_ replay: [T], to entry: MulticastEntry<T>) {
+    var batch = replay
     while true {
       for value in batch {
         guard entry.state.delivery == DeliveryState.replaying else { return }
@@ -511,8 +534,11 @@ public final class MulticastStorage<T> {
   func close() {
     endAll()
     let released = locked.withLock { state in
-      defer { state.last = nil }
-      return state.last
+      defer {
+        state.last = nil
+        state.earlier = PendingValues()
+      }
+      return (state.last, state.earlier)
     }
     withExtendedLifetime(released) {}
   }
@@ -623,12 +649,12 @@ public final class MulticastStorage<T> {
     var subscribers: ContiguousArray<MulticastEntry<T>?>? = locked.withLock { state in
       guard state.version == expected else { return nil }
       registrar = state.registrar
-      return registrar == nil ? state.store(&replaced, keepsLast: keepsLast) : nil
+      return registrar == nil ? state.store(&replaced, keeping: keeping) : nil
     }
     if let registrar {
       registrar.willSet()
       subscribers = locked.withLock { state in
-        state.version == expected ? state.store(&replaced, keepsLast: keepsLast) : nil
+        state.version == expected ? state.store(&replaced, keeping: keeping) : nil
       }
       registrar.didSet()
     }

@@ -25,17 +25,17 @@ extension ValueObservable {
   /// - The first subscriber connects this stream, on its thread, before its `subscribe`
   ///   returns; it receives the values this stream sends synchronously while connecting.
   /// - Later subscribers receive the values sent after they subscribed; with `replayingLast`,
-  ///   the last value of the connection first (RxSwift's `share(replay: 1)`, whose default scope
-  ///   is the same: a new connection starts with nothing to replay). A longer replay has no
-  ///   counterpart.
+  ///   the last values of the connection first, oldest first (RxSwift's `share(replay:)`,
+  ///   whose default scope is the same: a new connection starts with nothing to replay).
   /// - When the last subscriber unsubscribes, this stream is disconnected, on that thread,
   ///   before `unsubscribe()` returns. The next subscriber connects it again: a new connection,
   ///   whose operators upstream start afresh.
   ///
   /// Call `share()` once and hand out its result: each call makes a shared stream of its own.
   ///
-  /// - Parameter replayingLast: Whether a subscriber that joins a connection receives its last
-  ///   value first, before `subscribe` returns; false (the default) for new values only.
+  /// - Parameter replayingLast: How many of the connection's last values a subscriber that joins
+  ///   it receives first, before `subscribe` returns: 0 (the default, as `share()` in Combine)
+  ///   for new values only; 1 for RxSwift's `share(replay: 1)`. A negative count is taken as 0.
   ///
   /// - Threading: like every stream, a shared stream lives in one isolation (it is not
   ///   `Sendable`): its subscribers, its connect and its disconnect run there. Values reach the
@@ -46,9 +46,10 @@ extension ValueObservable {
   /// - Lifetime: the shared stream keeps this stream alive. While connected, this stream's source
   ///   keeps the connection's emitter and with it the subscribers' closures, until they
   ///   unsubscribe. There is no limit on the number of subscribers.
-  /// - Cost: a value costs what an `Emitter`'s send costs, with no allocation; the first
-  ///   subscriber's subscribe makes the connection (an emitter and this stream's subscription).
-  public func share(replayingLast: Bool = false) -> ValueObservable<T> {
+  /// - Cost: a value costs what an `Emitter`'s send costs, with no allocation once a replay's
+  ///   buffer has grown; the first subscriber's subscribe makes the connection (an emitter and
+  ///   this stream's subscription).
+  public func share(replayingLast: Int = 0) -> ValueObservable<T> {
     let shared = SharedConnection(upstream: self, replayingLast: replayingLast)
     return ValueObservable { observer in shared.subscribe(observer.next) }
   }
@@ -62,7 +63,7 @@ extension ValueObservable {
 /// upstream, and every delivery, run after it is released.
 private final class SharedConnection<T> {
   private let upstream: ValueObservable<T>
-  private let replayingLast: Bool
+  private let replayingLast: Int
   private let state = LockedState(State())
 
   private struct State {
@@ -75,15 +76,16 @@ private final class SharedConnection<T> {
   /// One connection of the upstream: the emitter that fans its values out, and the upstream's
   /// subscription once it has been made.
   private final class Connection {
-    let emitter = Emitter<T>()
+    let emitter: Emitter<T>
     let upstream = LockedState<Subscription?>(nil)
 
-    init() {
+    init(keepingLast count: Int) {
+      emitter = Emitter(keepingLast: count)
       emitter.maxSubscribers = .max  // The user cannot reach this emitter to raise its limit.
     }
   }
 
-  init(upstream: ValueObservable<T>, replayingLast: Bool) {
+  init(upstream: ValueObservable<T>, replayingLast: Int) {
     self.upstream = upstream
     self.replayingLast = replayingLast
   }
@@ -93,13 +95,13 @@ private final class SharedConnection<T> {
     let (connection, isFirst) = state.withLock { state in
       state.subscribers += 1
       if let connection = state.connection { return (connection, false) }
-      let connection = Connection()
+      let connection = Connection(keepingLast: replayingLast)
       state.connection = connection
       return (connection, true)
     }
     // Subscribed to the emitter before the upstream connects, so that the first subscriber
     // receives what the upstream sends while connecting.
-    let downstream = connection.emitter.subscribe(replayingLast: replayingLast, next)
+    let downstream = connection.emitter.subscribe(replayingLast: replayingLast > 0, next)
     if isFirst {
       let emitter = connection.emitter
       let subscription = upstream.subscribe { emitter.send($0) }

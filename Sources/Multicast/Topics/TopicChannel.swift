@@ -16,7 +16,7 @@ protocol AnyTopicChannel: AnyObject, Sendable {
 @usableFromInline
 final class TopicChannel<Payload: Sendable>: AnyTopicChannel {
   /// The emitter whose subscribers are the topic's.
-  @usableFromInline let emitter = SendableEmitter<TopicEvent<Payload>>(keepsLastValue: false)
+  @usableFromInline let emitter = SendableEmitter<TopicEvent<Payload>>(keepingLast: 0)
 
   /// A channel with no subscribers; a topic may legitimately have many.
   init() {

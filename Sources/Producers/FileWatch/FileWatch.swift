@@ -99,7 +99,7 @@ public enum FileWatch {
   /// The emitter through which a watch's changes fan out to its subscriptions, sent one at a
   /// time where the watch reads its events; a watch may have any number of subscribers. It keeps no last value.
   static func makeFanOut() -> SendableEmitter<FileChange> {
-    let changes = SendableEmitter<FileChange>(keepsLastValue: false)
+    let changes = SendableEmitter<FileChange>(keepingLast: 0)
     changes.maxSubscribers = .max
     return changes
   }

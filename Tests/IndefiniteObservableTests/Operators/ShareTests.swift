@@ -227,7 +227,7 @@ private struct Unchecked<Value>: @unchecked Sendable {
 @Suite(.checksLiveResources) struct ShareReplayingLastTests {
   @Test func aLateSubscriberGetsTheConnectionsLastValueFirst() {
     let source = CallbackSource<Int>()
-    let shared = source.stream.share(replayingLast: true)
+    let shared = source.stream.share(replayingLast: 1)
     var early: [Int] = []
     var late: [Int] = []
     let first = shared.subscribe { early.append($0) }
@@ -244,7 +244,7 @@ private struct Unchecked<Value>: @unchecked Sendable {
 
   @Test func aNewConnectionHasNothingToReplay() {
     let source = CallbackSource<Int>()
-    let shared = source.stream.share(replayingLast: true)
+    let shared = source.stream.share(replayingLast: 1)
     shared.subscribe { _ in }.unsubscribe()
     let first = shared.subscribe { _ in }
     source.emit(1)
@@ -259,7 +259,7 @@ private struct Unchecked<Value>: @unchecked Sendable {
 
   @Test func aLateSubscriberEndedAfterItsReplayGetsNothingMore() {
     let source = CallbackSource<Int>()
-    let shared = source.stream.share(replayingLast: true)
+    let shared = source.stream.share(replayingLast: 1)
     let keeper = shared.subscribe { _ in }
     source.emit(7)
     var seen: [Int] = []
@@ -273,5 +273,33 @@ private struct Unchecked<Value>: @unchecked Sendable {
     #expect(seen == [7])
     keeper.unsubscribe()
     #expect(source.disconnects == 1)
+  }
+}
+
+@Suite(.checksLiveResources) struct ShareReplayingSeveralTests {
+  @Test func aLateSubscriberGetsTheConnectionsLastValuesOldestFirst() {
+    let source = CallbackSource<Int>()
+    let shared = source.stream.share(replayingLast: 3)
+    var early: [Int] = []
+    let first = shared.subscribe { early.append($0) }
+    for value in 1...5 { source.emit(value) }
+    var late: [Int] = []
+    var late2: Subscription?
+    let second = shared.subscribe { value in
+      late.append(value)
+      if value == 6 { late2?.unsubscribe() }
+    }
+    late2 = second
+    source.emit(6)
+    source.emit(7)
+    #expect(early == [1, 2, 3, 4, 5, 6, 7])
+    #expect(late == [3, 4, 5, 6])
+    second.unsubscribe()
+    first.unsubscribe()
+    #expect(source.disconnects == 1)
+    var fresh: [Int] = []
+    let third = shared.subscribe { fresh.append($0) }
+    #expect(fresh == [])  // a new connection starts with nothing to replay
+    third.unsubscribe()
   }
 }

@@ -16,7 +16,7 @@ struct Reading: Sendable {
 }
 
 let count = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 1000
-let readings = SendableEmitter<Reading>(keepsLastValue: false)
+let readings = SendableEmitter<Reading>(keepingLast: 0)
 let arrived = DispatchSemaphore(value: 0)
 let subscription = readings.subscribe { (reading: Reading) in
   precondition(!reading.name.isEmpty)

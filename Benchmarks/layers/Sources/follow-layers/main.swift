@@ -88,7 +88,7 @@ do {
           if change == .modified { Copier.copyAppended() }
         }))
   case "watch+bytes":
-    let refills = Emitter<Void>(keepsLastValue: false)
+    let refills = Emitter<Void>(keepingLast: 0)
     let bytes = try FileDescriptors.bytes(of: fd, ownership: .callerCloses, refill: refills)
     subscriptions.append(
       bytes.subscribe(next: { chunk in chunk.withUnsafeBytes { writeOut($0) } }))

@@ -18,6 +18,11 @@ import Synchronization
 ///   thread, before `send` returns. A closure literal that fits both is taken as `@Sendable`
 ///   (the type checker prefers it): write `ObserverGate(isolation: isolation) { ... }`, as
 ///   below, to bind one to an actor.
+/// - ``serializing(_:)`` takes a closure that is not `Sendable` but is *sent*: the caller
+///   gives it away, with everything it captures, and the compiler checks that nothing else
+///   refers to them. It runs on the sending threads, one call at a time: a send that finds a
+///   call under way leaves its value to that call's thread, which delivers it next. So code on
+///   no actor can keep state (an operator chain, a counter) in a closure that any thread feeds.
 ///
 /// A source that calls its subscriber from a queue, a task or a system callback makes the gate
 /// where it knows the subscriber's actor, calls ``send(_:isolation:)`` for each value, and closes
@@ -80,8 +85,14 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   // look-ups for each line that `follow` printed through two gates
   // (`Benchmarks/follow-vs-tail --counts`).
   @usableFromInline let state: LockedState<State>
-  // Whether the closure is bound to an actor (false: it is `@Sendable`).
+  // Whether the closure is bound to an actor (false: it is `@Sendable`, or serialized).
   @usableFromInline let isBound: Bool
+  // Whether the closure was sent to the gate (`init(serializing:)`): called one at a time.
+  @usableFromInline let isSerial: Bool
+  // A serialized closure's debug check: whether a call of it is under way.
+  #if DEBUG
+    private let inside = Atomic(false)
+  #endif
   // Set by `close`, after the lock: what `isClosed` reads, with no lock (a subscriber that
   // delivers a batch asks it before each value: 3 locks a line of `follow`).
   private let closed = Atomic(false)
@@ -130,6 +141,7 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
     _ next: @escaping (Value) -> Void
   ) {
     self.isBound = true
+    self.isSerial = false
     self.state = LockedState(State(next: next, actor: isolation, buffering: buffering))
   }
 
@@ -137,6 +149,36 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   /// the thread that sends it, before ``send(_:isolation:)`` returns.
   public init(_ next: @escaping @Sendable (Value) -> Void) {
     self.isBound = false
+    self.isSerial = false
+    self.state = LockedState(State(next: next, actor: nil, buffering: .unbounded))
+  }
+
+  /// Creates an open gate to `next`, a closure given away to the gate, that the sending threads
+  /// call one at a time.
+  ///
+  /// `next` need not be `Sendable`: `sending` makes the caller give it away, and the compiler
+  /// refuses a closure that captures state the caller still reaches ("passing closure as a
+  /// 'sending' parameter risks causing data races"). Any code may make this gate, including
+  /// code on no actor, and any thread may send to it:
+  ///
+  /// - A send that finds no call under way calls `next` on its thread, before it returns.
+  /// - A send that finds one under way (on another thread, or from `next` itself) queues its
+  ///   value and returns; the thread of the call under way delivers the queued values, in the
+  ///   order queued, before its send returns. No call of `next` overlaps another, and each
+  ///   happens after the one before it (the gate's lock orders them), so `next` may keep
+  ///   state that is not `Sendable`.
+  /// - Closing drops the queued values; a call under way finishes.
+  ///
+  /// - Threading: a claim the compiler cannot check (that calls never overlap) is checked in
+  ///   debug builds: an overlapping call stops the program
+  ///   (IsolationAssertionTests.aSerializedGateCalledTwiceAtOnceStops).
+  public static func serializing(_ next: sending @escaping (Value) -> Void) -> ObserverGate {
+    ObserverGate(serial: next)
+  }
+
+  private init(serial next: sending @escaping (Value) -> Void) {
+    self.isBound = false
+    self.isSerial = true
     self.state = LockedState(State(next: next, actor: nil, buffering: .unbounded))
   }
 
@@ -150,6 +192,7 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
 
   private init(actor: any Actor, _ next: @escaping (Value) -> Void) {
     self.isBound = true
+    self.isSerial = false
     self.state = LockedState(State(next: next, actor: actor, buffering: .unbounded))
   }
 
@@ -202,6 +245,7 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   @inlinable
   func deliver(_ value: Value, isSenderOn: (any Actor) -> Bool) -> Bool {
     guard isBound else {
+      if isSerial { return deliverSerially(value) }
       guard let call = state.withLock({ Call($0.next, value) }) else { return false }
       call.run()
       return true
@@ -260,6 +304,51 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
       schedule(on: actor)
     }
     return true
+  }
+
+  /// Delivers `value` to a serialized closure: now, and then what other threads queued
+  /// meanwhile; or queues it for the call under way.
+  @usableFromInline
+  func deliverSerially(_ value: Value) -> Bool {
+    var isOpen = true
+    var call: Call? = state.withLock { state in
+      guard state.next != nil else {
+        isOpen = false
+        return nil
+      }
+      guard !state.draining else {
+        state.pending.append(value)
+        return nil
+      }
+      state.draining = true
+      return Call(state.next, value)
+    }
+    while let current = call {
+      runAlone(current)
+      call = state.withLock { state in
+        guard state.next != nil, let value = state.pending.popFirst() else {
+          state.draining = false
+          return nil
+        }
+        return Call(state.next, value)
+      }
+    }
+    return isOpen
+  }
+
+  /// Makes a call of a serialized closure; in debug builds, stops the program if another call
+  /// is under way.
+  func runAlone(_ call: Call) {
+    #if DEBUG
+      precondition(!inside.exchange(true, ordering: .acquiring), Self.overlapping)
+      defer { inside.store(false, ordering: .releasing) }
+    #endif
+    call.run()
+  }
+
+  /// What the debug check of a serialized closure says when two calls overlap.
+  static var overlapping: String {
+    "ObserverGate: a serialized closure was called while another call of it was under way"
   }
 
   /// What the debug check of an inline delivery says when the caller is not on the actor.

@@ -64,14 +64,7 @@ extension ValueObservable {
 private final class SharedConnection<T> {
   private let upstream: ValueObservable<T>
   private let replayingLast: Int
-  private let state = LockedState(State())
-
-  private struct State {
-    /// The subscriptions that have not ended.
-    var subscribers = 0
-    /// What they share; nil exactly when `subscribers` is 0.
-    var connection: Connection?
-  }
+  private let state = LockedState(SharedCount<Connection>())
 
   /// One connection of the upstream: the emitter that fans its values out, and the upstream's
   /// subscription once it has been made.
@@ -92,12 +85,8 @@ private final class SharedConnection<T> {
 
   /// Subscribes `next`, connecting the upstream if it is the first subscriber.
   func subscribe(_ next: @escaping (T) -> Void) -> Disconnect {
-    let (connection, isFirst) = state.withLock { state in
-      state.subscribers += 1
-      if let connection = state.connection { return (connection, false) }
-      let connection = Connection(keepingLast: replayingLast)
-      state.connection = connection
-      return (connection, true)
+    let (connection, isFirst) = state.withLock {
+      $0.join { Connection(keepingLast: replayingLast) }
     }
     // Subscribed to the emitter before the upstream connects, so that the first subscriber
     // receives what the upstream sends while connecting.
@@ -110,20 +99,38 @@ private final class SharedConnection<T> {
     }
     return {
       downstream.unsubscribe()
-      self.unsubscribed()
+      // The last one disconnects the upstream, outside the lock.
+      let ended = self.state.withLock { $0.leave() }
+      ended?.upstream.withLock { $0.take() }?.unsubscribe()
     }
-  }
-
-  /// Counts a subscriber out; the last one disconnects the upstream, outside the lock.
-  private func unsubscribed() {
-    let ended: Connection? = state.withLock { state in
-      state.subscribers -= 1
-      guard state.subscribers == 0 else { return nil }
-      defer { state.connection = nil }
-      return state.connection
-    }
-    guard let ended else { return }
-    let subscription = ended.upstream.withLock { $0.take() }
-    subscription?.unsubscribe()
   }
 }
+
+/// The count of a shared stream's subscribers and the connection they share while there is at
+/// least one: what `share()` on a stream and on a ``Producer`` each keep under their lock.
+struct SharedCount<Connection> {
+  /// The subscriptions that have not ended.
+  private var subscribers = 0
+  /// What they share; nil exactly when `subscribers` is 0.
+  private var connection: Connection?
+
+  /// Counts a subscriber in: the connection to join, and whether this subscriber made it (and
+  /// must connect the upstream).
+  mutating func join(_ make: () -> Connection) -> (Connection, isFirst: Bool) {
+    subscribers += 1
+    if let connection { return (connection, false) }
+    let made = make()
+    connection = made
+    return (made, true)
+  }
+
+  /// Counts a subscriber out: the connection the last one ended, to disconnect after the lock.
+  mutating func leave() -> Connection? {
+    subscribers -= 1
+    guard subscribers == 0 else { return nil }
+    defer { connection = nil }
+    return connection
+  }
+}
+
+extension SharedCount: Sendable where Connection: Sendable {}

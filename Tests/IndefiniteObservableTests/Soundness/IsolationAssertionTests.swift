@@ -30,6 +30,58 @@ import Testing
       let gate = await other.gate()
       #expect(await other.sendInline(gate, 1) == [1])
     }
+
+    /// A serialized gate's closure is called one at a time: `deliverSerially` hands a value that
+    /// arrives during a call to that call's thread. Two calls made at once by hand (as a broken
+    /// `deliverSerially` would) stop the process.
+    @Test func aSerializedGateCalledTwiceAtOnceStops() async {
+      await #expect(processExitsWith: .failure) {
+        let inside = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let gate = ObserverGate<Int>.serializing { value in
+          if value == 1 {
+            inside.signal()
+            release.wait()
+          }
+        }
+        DispatchQueue.global().async {
+          gate.runAlone(
+            .init(
+              { _ in
+                inside.signal(); release.wait()
+              }, 1)!)
+        }
+        inside.wait()
+        gate.runAlone(.init({ _ in }, 2)!)
+        release.signal()
+      }
+    }
+
+    /// The same two values sent at once through `send` are delivered one after the other: the
+    /// control of the test above.
+    @Test func aSerializedGateSentTwiceAtOnceRunsOneCallAtATime() async {
+      let inside = DispatchSemaphore(value: 0)
+      let release = DispatchSemaphore(value: 0)
+      let seen = LockedState<[Int]>([])
+      let gate = ObserverGate<Int>.serializing { value in
+        seen.withLock { $0.append(value) }
+        if value == 1 {
+          inside.signal()
+          release.wait()
+        }
+      }
+      let first = DispatchSemaphore(value: 0)
+      DispatchQueue.global().async {
+        gate.send(1)
+        first.signal()
+      }
+      inside.wait()
+      gate.send(2)  // queued: the first call is under way
+      #expect(seen.withLock { $0 } == [1])
+      release.signal()
+      first.wait()
+      #expect(seen.withLock { $0 } == [1, 2])
+    }
   #endif
 }
 

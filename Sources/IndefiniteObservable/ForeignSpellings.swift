@@ -163,6 +163,32 @@ extension ValueObservable {
       """
   )
   public func bind<Target>(to target: Target) -> Subscription { fatalError("unavailable") }
+
+  /// RxSwift's `multicast(_:)`: refused, with the spelling to use (module `Multicast`).
+  @available(
+    *, unavailable,
+    message: "use makeConnectable(through: emitter) (import Multicast), with an Emitter as the subject"
+  )
+  public func multicast<Subject>(_ subject: Subject) -> ValueObservable<T> {
+    fatalError("unavailable")
+  }
+
+  /// Combine's `multicast(subject:)`: refused, with the name to use (module `Multicast`).
+  @available(*, unavailable, renamed: "makeConnectable(through:)", message: "import Multicast")
+  public func multicast<Subject>(subject: Subject) -> ValueObservable<T> {
+    fatalError("unavailable")
+  }
+
+  /// RxSwift's `publish()`: refused, with the name to use (module `Multicast`).
+  @available(*, unavailable, renamed: "makeConnectable()", message: "import Multicast")
+  public func publish() -> ValueObservable<T> { fatalError("unavailable") }
+
+  /// RxSwift's `replay(_:)`: refused, with the spelling to use (module `Multicast`).
+  @available(
+    *, unavailable,
+    message: "use makeConnectable(through: Emitter(keepingLast: n)) (import Multicast)"
+  )
+  public func replay(_ bufferSize: Int) -> ValueObservable<T> { fatalError("unavailable") }
 }
 
 extension ValueObservable {
@@ -216,6 +242,35 @@ extension SendableSubscription {
 }
 
 extension ValueObservable {
+  /// RxSwift's `Observable.create(_:)`: refused, with the spelling to use.
+  @available(
+    *, unavailable,
+    message: """
+      use ValueObservable { observer in ...; return { /* disconnect */ } }: the connect closure \
+      returns the disconnect
+      """
+  )
+  public static func create<Observer, Disposable>(
+    _ subscribe: @escaping (Observer) -> Disposable
+  ) -> ValueObservable<T> { fatalError("unavailable") }
+
+  /// RxSwift's `Observable.merge(_:)`: refused, with the spellings to use.
+  @available(*, unavailable, message: "use first.merge(with: second), or [a, b, c].merge()")
+  public static func merge(_ sources: ValueObservable<T>...) -> ValueObservable<T> {
+    fatalError("unavailable")
+  }
+
+  /// RxSwift's `Observable.of(_:)` and `from(_:)`: refused; a stream of a sequence is a connect
+  /// closure.
+  @available(
+    *, unavailable,
+    message: """
+      use ValueObservable { observer in values.forEach(observer.next); return noopDisconnect } \
+      (it never completes), or Just(value) for one value
+      """
+  )
+  public static func of(_ values: T...) -> ValueObservable<T> { fatalError("unavailable") }
+
   /// RxSwift's `Observable.just(_:)`: refused, with the name to use.
   @available(*, unavailable, message: "use Just(value), a stream that delivers one value")
   public static func just(_ value: T) -> ValueObservable<T> { fatalError("unavailable") }

@@ -22,6 +22,7 @@ func operatorBenchmarks() {
   switchToLatestBenchmarks()
   shareBenchmarks()
   combineOperatorBenchmarks()
+  reachedForOperatorBenchmarks()
   timedOperatorBenchmarks()
   receiveOnBenchmarks()
 }

@@ -167,7 +167,9 @@ extension ValueObservable {
   /// RxSwift's `multicast(_:)`: refused, with the spelling to use (module `Multicast`).
   @available(
     *, unavailable,
-    message: "use makeConnectable(through: emitter) (import Multicast), with an Emitter as the subject"
+    message: """
+      use makeConnectable(through: emitter) (import Multicast), with an Emitter as the subject
+      """
   )
   public func multicast<Subject>(_ subject: Subject) -> ValueObservable<T> {
     fatalError("unavailable")

@@ -512,7 +512,7 @@ public enum FileDescriptors {
           holder: holder, fd: acquired, decoder: decoder(), chunkSize: chunkSize, observer: gate)
         return Started(disconnect: reader.disconnect, file: nil)
       }
-      let reader = FileReader(
+      let reader = FilePasses(
         holder: holder, fd: acquired, decoder: decoder(), chunkSize: chunkSize, observer: gate,
         following: following)
       return Started(disconnect: reader.disconnect, file: reader)
@@ -555,7 +555,7 @@ public enum FileDescriptors {
   /// reader to ask for passes (its first pass not yet asked for).
   private struct Started<Decoder: ChunkDecoder> {
     let disconnect: @Sendable () -> Void
-    let file: FileReader<Decoder>?
+    let file: FilePasses<Decoder>?
   }
 
   /// What makes a regular file's reader read again.

@@ -85,6 +85,9 @@ struct FollowError: Error, CustomStringConvertible {
   private(set) var endedMidLine: Bool
   /// A pipe's or terminal's bytes stream.
   private var reading: Subscription?
+  /// Whether the descriptor is this tail's to close: until a pipe's stream takes it (or a
+  /// stream that could not be made closed it).
+  private var ownsDescriptor = true
   private var watching: Subscription?
   /// Whether a turn that reads on is queued on the main actor.
   private var turnQueued = false
@@ -129,6 +132,7 @@ struct FollowError: Error, CustomStringConvertible {
     guard isRegular else {
       do {
         let bytes = try FileDescriptors.bytes(of: fd, ownership: .streamCloses)
+        ownsDescriptor = false
         reading = bytes.subscribe(
           next: { [unowned self] chunk in
             self.reader.checkpoint.advance(over: chunk)
@@ -137,6 +141,7 @@ struct FollowError: Error, CustomStringConvertible {
           },
           status: { [unowned self] status in self.pipeStatus(status) })
       } catch {
+        ownsDescriptor = false
         close(fd)
         throw FollowError(description: "\(error)")
       }
@@ -159,7 +164,8 @@ struct FollowError: Error, CustomStringConvertible {
     do {
       // The descriptor is open: the tail closes it only in `stop`, after ending this watch.
       watching = try FileWatch.changes(of: fd).stream().filter { $0 == .modified }.subscribe {
-        [unowned self] _ in
+        [weak self] _ in
+        guard let self else { return }
         self.readAppended()
         self.events.activity()
       }
@@ -190,13 +196,13 @@ struct FollowError: Error, CustomStringConvertible {
     stopped = true
     watching?.unsubscribe()
     watching = nil
-    // A pipe's stream owns its descriptor once started; otherwise it is this tail's own.
-    if let reading {
-      reading.unsubscribe()
-    } else {
+    // A pipe's stream owns its descriptor once started (and closes it when unsubscribed).
+    reading?.unsubscribe()
+    reading = nil
+    if ownsDescriptor {
+      ownsDescriptor = false
       close(fd)
     }
-    reading = nil
     if printingUnfinishedLine { printUnfinishedLine() }
     releaseWaiters(upTo: .max)
   }

@@ -14,24 +14,26 @@ struct FollowError: Error, CustomStringConvertible {
   var description: String
 }
 
-/// One open descriptor, read to its end and then followed: its bytes stream, split into lines
-/// by a `LineSplitter`, with a `FileCheckpoint` of the bytes printed so far. A regular file is
-/// read again each time its owner says it was modified (``modified()``: the watch of the path
-/// it is at), and, once it is rotated away (``watchByDescriptor()``), each time a watch of its
-/// descriptor says so, so a file renamed away or deleted while a writer still appends to it is
-/// still read; a pipe or terminal is read as data arrives, until its writer closes it.
+/// One open descriptor, read to its end and then followed: a regular file read by a
+/// `FileReader` (its one position), a pipe or terminal by its bytes stream, and the bytes split
+/// into lines by a `LineSplitter`. A regular file is read again each time its owner says it
+/// was modified (``modified()``: the watch of the path it is at), and, once it is rotated away
+/// (``watchByDescriptor()``), each time a watch of its descriptor says so, so a file renamed
+/// away or deleted while a writer still appends to it is still read; a pipe or terminal is read
+/// as data arrives, until its writer closes it.
 ///
-/// A regular file is read where the change arrives: the watch's delivery on the main actor
-/// sends the stream's `refill` trigger, and the bytes stream reads there and hands the bytes to
-/// this tail, all in that call. `follow` runs `MainLoop.run()`, so the change is read on the
-/// main thread and delivered there in the same call: no thread switch from the system to the
-/// output (with `dispatchMain()`, one: the watch's, from the poller's thread to the main
-/// actor), and no doorbell stream, no reader's queue and no second turn between.
+/// A regular file is read where the change arrives, in the call that says so: `follow` runs
+/// `MainLoop.run()`, so the watch reads the change on the main thread and delivers it there,
+/// and the tail reads the file with one `pread` into its reader's buffer, splits it and hands
+/// the lines to the output in that call: no thread switch from the system to the output, and
+/// no stream, queue or second turn between. A long read (a file's first pass, a burst) takes
+/// turns of at most ``largestTurn`` bytes, the next one queued on the main actor behind the
+/// other work waiting there (the path watches' events, a timer), so that no file holds the
+/// main thread for long.
 ///
-/// One descriptor per file while it is at its path: the bytes stream reads the descriptor it
-/// is given (``DescriptorOwnership/streamCloses``), and the path's watch needs none. A watch of
-/// the descriptor, made only once the file is rotated away, holds a duplicate until the tail
-/// stops.
+/// One descriptor per file while it is at its path: the tail reads the descriptor it is given
+/// and closes it when it stops, and the path's watch needs none. A watch of the descriptor,
+/// made only once the file is rotated away, holds a duplicate until the tail stops.
 ///
 /// A last line without a newline is held until its newline comes, however long that takes (a
 /// block-buffered writer may finish it seconds or minutes later), so lines come out whole. It
@@ -67,23 +69,30 @@ struct FollowError: Error, CustomStringConvertible {
     var failed: (FileDescriptorError) -> Void = { _ in }
   }
 
+  /// The most bytes read in one turn of the main actor: a longer read goes on in a later turn.
+  static let largestTurn = 1 << 20
+
   let identity: FileIdentity
-  private let fd: Int32
   private let isRegular: Bool
   private let events: Events
   private var splitter = LineSplitter()
   /// The lines of the chunk being split, handed over together once it is split.
   private var batch: [String] = []
-  /// Where the bytes received so far end; the printed position is this minus what waits in
-  /// the splitter.
-  private var received: FileCheckpoint
+  /// Reads a regular file, and keeps where the bytes read so far end (a pipe's too, counted
+  /// as they arrive); the printed position is this minus what waits in the splitter.
+  private var reader: FileReader
   /// Whether the last thing printed was an unfinished line, whose rest is still to come.
   private(set) var endedMidLine: Bool
+  /// A pipe's or terminal's bytes stream.
   private var reading: Subscription?
+  /// Whether the descriptor is this tail's to close: until a pipe's stream takes it (or a
+  /// stream that could not be made closed it).
+  private var ownsDescriptor = true
   private var watching: Subscription?
-  /// Makes the bytes stream read what was appended to a regular file and hand it over, in the
-  /// call of `send`.
-  private let refills = Emitter<Void>(keepingLast: 0)
+  /// Whether a turn that reads on is queued on the main actor.
+  private var turnQueued = false
+  /// Whether a read failed: the file is read no more (the failure was said once).
+  private var readFailed = false
   private var caughtUp = false
   private(set) var started = false
   private var stopped = false
@@ -103,37 +112,48 @@ struct FollowError: Error, CustomStringConvertible {
     midLine: Bool = false,
     events: Events
   ) {
-    self.fd = fd
     self.identity = identity
     self.isRegular = isRegular
-    self.received = checkpoint
+    self.reader = FileReader(descriptor: fd, at: checkpoint)
     self.endedMidLine = midLine
     self.events = events
   }
 
-  /// The position up to which lines were printed, with the bytes before it.
-  var position: FileCheckpoint { received.rewound(by: splitter.unfinishedByteCount) }
+  private var fd: Int32 { reader.descriptor }
 
-  /// Starts reading; the descriptor then belongs to the bytes stream, which closes it.
+  /// The position up to which lines were printed, with the bytes before it.
+  var position: FileCheckpoint { reader.checkpoint.rewound(by: splitter.unfinishedByteCount) }
+
+  /// Starts reading: a regular file at once, to its end (in turns of ``largestTurn``); a pipe
+  /// by its bytes stream, which then owns the descriptor and closes it.
   func start() throws(FollowError) {
     guard !started, !stopped else { return }
     started = true
-    do {
-      let bytes = try FileDescriptors.bytes(
-        of: fd, ownership: .streamCloses, refill: refills)
-      reading = bytes.subscribe(
-        next: { [unowned self] chunk in self.received(chunk) },
-        status: { [unowned self] status in self.status(status) })
-    } catch {
-      close(fd)
-      throw FollowError(description: "\(error)")
+    guard isRegular else {
+      do {
+        let bytes = try FileDescriptors.bytes(of: fd, ownership: .streamCloses)
+        ownsDescriptor = false
+        reading = bytes.subscribe(
+          next: { [unowned self] chunk in
+            self.reader.checkpoint.advance(over: chunk)
+            chunk.withUnsafeBytes { self.received($0) }
+            self.finishChunk()
+          },
+          status: { [unowned self] status in self.pipeStatus(status) })
+      } catch {
+        ownsDescriptor = false
+        close(fd)
+        throw FollowError(description: "\(error)")
+      }
+      return
     }
+    readAppended()
   }
 
   /// Reads what was appended to a regular file and prints it, now: its path's watch says it
   /// was modified.
   func modified() {
-    refills.send()
+    readAppended()
   }
 
   /// Watches the file by its descriptor from now on, wherever it is moved and even once
@@ -142,30 +162,30 @@ struct FollowError: Error, CustomStringConvertible {
   func watchByDescriptor() throws(FollowError) {
     guard isRegular, !stopped, watching == nil else { return }
     do {
-      // The descriptor is open: the bytes stream closes it only when `reading` ends (in stop).
+      // The descriptor is open: the tail closes it only in `stop`, after ending this watch.
       watching = try FileWatch.changes(of: fd).stream().filter { $0 == .modified }.subscribe {
-        [refills, events] _ in
-        refills.send()
-        events.activity()
+        [weak self] _ in
+        guard let self else { return }
+        self.readAppended()
+        self.events.activity()
       }
     } catch {
       throw FollowError(description: "\(error)")
     }
-    refills.send()
+    readAppended()
   }
 
   /// Calls `action` once what the file holds now has been received: at once when it has been
-  /// already (or the tail is not reading a regular file), else after the chunk that reaches
-  /// the file's present end, or when the tail is truncated or stopped first. Reads again now,
-  /// so that a pass starts after the file reached that end. On the main actor, from a
-  /// delivery of this tail's bytes (where stopping this tail is not allowed) or from here.
+  /// already (or the tail is not reading a regular file), else after the read that reaches
+  /// the file's present end, or when the tail is truncated or stopped first. Reads now, so
+  /// that a read starts after the file reached that end. On the main actor.
   func readToCurrentEnd(then action: @escaping () -> Void) {
     var info = stat()
     guard isRegular, started, !stopped, fstat(fd, &info) == 0,
-      Int64(info.st_size) > received.offset
+      Int64(info.st_size) > reader.checkpoint.offset
     else { return action() }
     reachWaiters.append((Int64(info.st_size), action))
-    refills.send()
+    readAppended()
   }
 
   /// Stops reading and closes the file. An unfinished last line is printed when
@@ -174,14 +194,61 @@ struct FollowError: Error, CustomStringConvertible {
   func stop(printingUnfinishedLine: Bool = true) {
     guard !stopped else { return }
     stopped = true
-    // Never started: the descriptor is still this tail's own.
-    if !started { close(fd) }
     watching?.unsubscribe()
-    reading?.unsubscribe()
     watching = nil
+    // A pipe's stream owns its descriptor once started (and closes it when unsubscribed).
+    reading?.unsubscribe()
     reading = nil
+    if ownsDescriptor {
+      ownsDescriptor = false
+      close(fd)
+    }
     if printingUnfinishedLine { printUnfinishedLine() }
     releaseWaiters(upTo: .max)
+  }
+
+  /// Reads a regular file from the position to its end, or for one turn of at most
+  /// ``largestTurn`` bytes, queuing the next turn; prints the lines read.
+  private func readAppended() {
+    guard isRegular, started, !stopped, !readFailed else { return }
+    while true {
+      let outcome = reader.read(upTo: Self.largestTurn) { bytes in self.received(bytes) }
+      finishChunk()
+      switch outcome {
+      case .success(.endOfFile):
+        if !caughtUp {
+          caughtUp = true
+          events.caughtUp()
+        }
+        return
+      case .success(.more):
+        return queueTurn()
+      case .success(.truncated(let rewritten)):
+        // The unfinished line's end is gone with the old content: print what there was.
+        printUnfinishedLine()
+        endedMidLine = false
+        events.truncated(rewritten)
+        releaseWaiters(upTo: .max)
+        // Read the new content from its start, now.
+        guard !stopped else { return }
+      case .failure(let errno):
+        readFailed = true
+        return events.failed(.readFailed(fd, errno))
+      }
+    }
+  }
+
+  /// Reads on in a later turn of the main actor, after the work waiting there.
+  private func queueTurn() {
+    guard !turnQueued else { return }
+    turnQueued = true
+    DispatchQueue.main.async { [weak self] in
+      MainActor.assumeIsolated {
+        guard let self else { return }
+        self.turnQueued = false
+        self.readAppended()
+      }
+    }
   }
 
   /// Calls the waiters whose offset the bytes received reached (all of them with `.max`).
@@ -192,12 +259,11 @@ struct FollowError: Error, CustomStringConvertible {
     for waiter in reached { waiter.action() }
   }
 
-  private func received(_ chunk: [UInt8]) {
-    received.advance(over: chunk)
+  /// Splits `chunk`, the next bytes of the file, and hands over its lines; the start of an
+  /// unfinished last line stays in the splitter until its newline comes.
+  private func received(_ chunk: UnsafeRawBufferPointer) {
     guard let text = events.text else {
-      // The start of an unfinished last line stays in the splitter until its newline comes.
-      splitter.split(chunk) { self.print($0) }
-      return finishChunk()
+      return splitter.split(chunk) { self.print($0) }
     }
     // Runs of complete lines of plain text go out as they are, without a `String` each; the
     // lines split before a run are handed over first, so the order holds.
@@ -218,7 +284,6 @@ struct FollowError: Error, CustomStringConvertible {
         self.handOverBatch()
         if lineCount > 0 { text(run, lineCount) }
       }, { self.print($0) })
-    finishChunk()
   }
 
   /// Hands over the lines of the chunk and writes them out in one write, now (none waits for
@@ -226,7 +291,7 @@ struct FollowError: Error, CustomStringConvertible {
   private func finishChunk() {
     handOverBatch()
     Output.flushLines()
-    if !reachWaiters.isEmpty { releaseWaiters(upTo: received.offset) }
+    if !reachWaiters.isEmpty { releaseWaiters(upTo: reader.checkpoint.offset) }
   }
 
   /// Hands over the lines split since the last call, and writes them out in one write, now:
@@ -243,26 +308,18 @@ struct FollowError: Error, CustomStringConvertible {
     batch.removeAll(keepingCapacity: true)
   }
 
-  private func status(_ status: DescriptorStatus) {
+  /// What a pipe's bytes stream says: its writer closed it, or reading failed.
+  private func pipeStatus(_ status: DescriptorStatus) {
     switch status {
     case .endOfFile:
-      if !isRegular {
-        printUnfinishedLine()
-        events.ended()
-      }
+      printUnfinishedLine()
+      events.ended()
       if !caughtUp {
         caughtUp = true
         events.caughtUp()
       }
     case .truncated:
-      // The unfinished line's end is gone with the old content: print what there was.
-      printUnfinishedLine()
-      var info = stat()
-      let rewritten = fstat(fd, &info) == 0 && Int64(info.st_size) >= received.offset
-      received = FileCheckpoint()
-      endedMidLine = false
-      events.truncated(rewritten)
-      releaseWaiters(upTo: .max)
+      break
     case .failed(let error):
       events.failed(error)
     }

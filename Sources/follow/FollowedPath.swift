@@ -375,6 +375,15 @@ import Producers
     }
     lseek(fd, off_t(checkpoint.offset), SEEK_SET)
     let box = FileTailBox()
+    // Made here, not by `Optional.map`: a closure made by a generic function is called
+    // through a thunk, for each chunk.
+    var text: ((UnsafeRawBufferPointer, Int) -> Void)?
+    if let printText {
+      text = { [unowned self] bytes, lineCount in
+        self.lineCount += lineCount
+        printText(bytes, lineCount)
+      }
+    }
     let tail = FileTail(
       descriptor: fd, identity: identity, isRegular: info.isRegular, at: checkpoint,
       midLine: midLine,
@@ -383,12 +392,7 @@ import Producers
           self.lineCount += lines.count
           self.print(lines)
         },
-        text: printText.map { printText in
-          { [unowned self] bytes, lineCount in
-            self.lineCount += lineCount
-            printText(bytes, lineCount)
-          }
-        },
+        text: text,
         activity: { [unowned self] in
           guard let tail = box.value else { return }
           self.retiring.first { $0.tail === tail }?.lastActivity = .now

@@ -27,10 +27,10 @@ import Producers
   private var subscriptions: [SendableSubscription] = []
   private var sawLineSinceTick = false
   private let output: (_ label: String, _ line: String) -> Void
-  /// Prints the bytes of complete lines of plain text as they are, when the lines are printed
-  /// (no `output` given) without a label (one input): no `String` per line. Labelled lines
-  /// take `output`, a line at a time, as `LineSplitter` gives them.
-  private let outputText: ((_ bytes: UnsafeRawBufferPointer) -> Void)?
+  /// Whether the bytes of complete lines of plain text are printed as they are: when the lines
+  /// are printed (no `output` given) without a label (one input): no `String` per line.
+  /// Labelled lines take `output`, a line at a time, as `LineSplitter` gives them.
+  private let outputsText: Bool
   private let onStop: (_ status: Int32) -> Void
   /// The state as read at the start (paths absolute), and as last written.
   private var state = StateFile()
@@ -58,7 +58,7 @@ import Producers
     self.options = options
     let labelled = options.paths.count > 1
     self.output = output ?? { label, line in Output.line(labelled ? "\(label): \(line)" : line) }
-    self.outputText = output == nil && !labelled ? { bytes in Output.lines(bytes) } : nil
+    self.outputsText = output == nil && !labelled
     self.onStop = onStop
   }
 
@@ -74,14 +74,17 @@ import Producers
           continue
         }
         let start = startingPoint(of: path, in: resumed)
-        let followed = try FollowedPath(
-          path: path, start: start, rotateWait: options.rotateWait,
-          printText: outputText.map { outputText in
-            { [unowned self] bytes, _ in
-              self.sawLineSinceTick = true
-              outputText(bytes)
-            }
+        // Made here, not by `Optional.map`: a closure made by a generic function is called
+        // through a thunk.
+        var printText: ((UnsafeRawBufferPointer, Int) -> Void)?
+        if outputsText {
+          printText = { [unowned self] bytes, _ in
+            self.sawLineSinceTick = true
+            Output.lines(bytes)
           }
+        }
+        let followed = try FollowedPath(
+          path: path, start: start, rotateWait: options.rotateWait, printText: printText
         ) { [unowned self] lines in
           self.sawLineSinceTick = true
           let output = self.output

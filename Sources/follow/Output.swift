@@ -83,13 +83,16 @@ import Producers
   private static func writePending() {
     let (written, error) = writeOut(pendingLines, waiting: pendingLines.count > largestBacklog)
     if let error { outputFailed(error) }
-    pendingLines.removeFirst(written)
-    if pendingLines.isEmpty {
-      waitingForRoom?.unsubscribe()
-      waitingForRoom = nil
+    if written == pendingLines.count {
+      // All of it (nearly always): nothing to move down.
       pendingLines.removeAll(keepingCapacity: pendingLines.capacity <= largestBatch * 2)
+      if let waiting = waitingForRoom {
+        waiting.unsubscribe()
+        waitingForRoom = nil
+      }
       return
     }
+    pendingLines.removeFirst(written)
     guard waitingForRoom == nil else { return }
     do {
       waitingForRoom = try FileDescriptors.writable(out, ownership: .callerCloses).subscribe(

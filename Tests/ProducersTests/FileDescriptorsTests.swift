@@ -273,10 +273,10 @@ import Testing
     #expect(lines == ["first", "second", "third"])
   }
 
-  /// A change's first reads go to a small buffer, and the turn goes on in a chunk's worth
-  /// when they fill it: appends of every size around those two (768 bytes past the 256
-  /// compared, 4 KiB for lines), each cutting a line and some a character, arrive whole and in
-  /// order.
+  /// A change's first read goes to the reader's small buffer (4 KiB past the 256 bytes
+  /// compared), and is read again into a chunk's worth (64 KiB) when it fills it; a turn reads
+  /// one chunk: appends of every size around those, each cutting a line and some a character,
+  /// arrive whole and in order.
   @Test func appendsAroundTheReadBuffersSizesArriveWholeAndInOrder() async throws {
     let directory = TemporaryDirectory()
     defer { directory.remove() }
@@ -296,7 +296,7 @@ import Testing
         .map { String(decoding: $0, as: UTF8.self) }
     }
     var number = 0
-    for size in [1, 767, 768, 769, 1023, 1024, 1025, 4095, 4096, 4097, 9000, 70_000] {
+    for size in [1, 1023, 1024, 1025, 4095, 4096, 4097, 9000, 65_535, 65_536, 65_537, 140_000] {
       var block: [UInt8] = []
       while block.count <= size {
         number += 1
@@ -436,7 +436,7 @@ import Testing
   /// delivery of a line of the first turn: the file is two chunks long, so the pass has a
   /// second turn, after the delivery). The new file is longer than the position, so only its
   /// content tells the rewrite: a reader that checks the length alone goes on from the old
-  /// position and loses the new file's first 64 lines.
+  /// position and loses the new file's first 1,024 lines.
   @Test func aFileRewrittenDuringAReadPassIsReadAgainFromItsStart() async throws {
     let directory = TemporaryDirectory()
     defer { directory.remove() }
@@ -444,9 +444,10 @@ import Testing
     func lines(_ name: String, _ count: Int) -> [String] {
       (1...count).map { "\(name) \($0)".padding(toLength: 63, withPad: ".", startingAt: 0) }
     }
-    // 128 lines of 64 bytes: the first turn reads 4 KiB, lines 1 to 64. The new file has 192.
-    let old = lines("line", 128)
-    let new = lines("new line", 192)
+    // 2,048 lines of 64 bytes: the first turn reads 64 KiB, lines 1 to 1,024. The new file has
+    // 3,072.
+    let old = lines("line", 2_048)
+    let new = lines("new line", 3_072)
     append(old.joined(separator: "\n") + "\n", to: path)
     let received = Recorder<String>()
     let statuses = Recorder<DescriptorStatus>()
@@ -461,9 +462,9 @@ import Testing
           append(new.joined(separator: "\n") + "\n", to: path)
         }
       }, status: statuses.record)
-    #expect(await received.arrival(ofCount: 64 + 192))
+    #expect(await received.arrival(ofCount: 1_024 + 3_072))
     #expect(await statuses.arrival { $0.contains(.endOfFile) })
-    #expect(received.values == old[..<64] + new)
+    #expect(received.values == old[..<1_024] + new)
     #expect(statuses.values.contains(.truncated))
     subscription.unsubscribe()
   }

@@ -7,7 +7,7 @@ import Synchronization
 /// stream's own, or a duplicate, see ``DescriptorHolder``), the reader's state, its subscriber
 /// behind an `ObserverGate` (bound to the actor that made the stream, or, on `.sendingThread`,
 /// a `@Sendable` one that runs on the reading thread), and the steps that end it.
-/// The readers built on it (``SourceReader``, ``FileReader``, ``ReadinessWatcher``) only read.
+/// The readers built on it (``SourceReader``, ``FilePasses``, ``ReadinessWatcher``) only read.
 ///
 /// No queue of its own: a read runs on the thread that learned the descriptor has something
 /// (the ``DescriptorPoller``'s thread, or the thread that asked a regular file for a refill),

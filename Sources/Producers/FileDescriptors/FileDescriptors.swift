@@ -61,8 +61,8 @@ import Multicast
 ///   `refill` a regular file is read once. A file
 ///   whose size reads 0 yet has content (a `/proc` or `/sys` file) has no length to compare,
 ///   and is never reported truncated.
-/// - Fairness and backpressure: a subscription reads one chunk per turn (64 KiB for bytes,
-///   4 KiB for lines), hands its values to the actor, and reads the next chunk only once the
+/// - Fairness and backpressure: a subscription reads one chunk per turn (64 KiB, for bytes and
+///   lines alike), hands its values to the actor, and reads the next chunk only once the
 ///   subscriber has received them. So a reader never reads ahead of a busy actor (it holds one
 ///   chunk at a time), and a stream that always has more to read (a flooded pipe, a long file,
 ///   `/dev/zero`) lets a timer, a signal or another stream on the same actor run after at most
@@ -162,7 +162,7 @@ public enum FileDescriptors {
   ) throws(FileDescriptorError) -> DescriptorObservable<String> {
     let splitter = try lineSplitter(maximumLineLength)
     return try reading(
-      fd, ownership: ownership, refill: refill.map(Refill.onActor) ?? .none, chunkSize: 4_096,
+      fd, ownership: ownership, refill: refill.map(Refill.onActor) ?? .none, chunkSize: 65_536,
       isolation: isolation
     ) { LineDecoder(splitter: splitter) }
   }
@@ -181,7 +181,7 @@ public enum FileDescriptors {
   ) throws(FileDescriptorError) -> DescriptorObservable<String> {
     let splitter = try lineSplitter(maximumLineLength)
     return try reading(
-      fd, ownership: ownership, refill: .onSendingThread(refillInline), chunkSize: 4_096,
+      fd, ownership: ownership, refill: .onSendingThread(refillInline), chunkSize: 65_536,
       isolation: isolation
     ) { LineDecoder(splitter: splitter) }
   }
@@ -277,7 +277,7 @@ public enum FileDescriptors {
     return try subscription(
       DescriptorEvent.gate(next: next, status: status),
       firstPass(
-        try reader(fd, ownership: ownership, chunkSize: 4_096) {
+        try reader(fd, ownership: ownership, chunkSize: 65_536) {
           LineDecoder(splitter: splitter)
         }))
   }
@@ -512,7 +512,7 @@ public enum FileDescriptors {
           holder: holder, fd: acquired, decoder: decoder(), chunkSize: chunkSize, observer: gate)
         return Started(disconnect: reader.disconnect, file: nil)
       }
-      let reader = FileReader(
+      let reader = FilePasses(
         holder: holder, fd: acquired, decoder: decoder(), chunkSize: chunkSize, observer: gate,
         following: following)
       return Started(disconnect: reader.disconnect, file: reader)
@@ -555,7 +555,7 @@ public enum FileDescriptors {
   /// reader to ask for passes (its first pass not yet asked for).
   private struct Started<Decoder: ChunkDecoder> {
     let disconnect: @Sendable () -> Void
-    let file: FileReader<Decoder>?
+    let file: FilePasses<Decoder>?
   }
 
   /// What makes a regular file's reader read again.

@@ -1,6 +1,3 @@
-import IndefiniteObservable
-import Multicast
-
 #if canImport(Darwin)
   import Darwin
 #elseif canImport(Glibc)
@@ -9,329 +6,184 @@ import Multicast
   import Musl
 #endif
 
-/// Reads a regular file for one subscription: to its end at once, then again each time it is
-/// refilled, from where it stopped (or from the start, after a truncation: the file no longer
-/// holds the bytes read before the position, see ``FileCheckpoint``).
+/// Reads a regular file from a position on, on the calling thread, and keeps that position: the
+/// one reader of a file's bytes, which the lines and bytes streams of ``FileDescriptors`` read
+/// regular files with, and which a program that follows a file can call itself where it learns
+/// that the file changed (a ``FileWatch`` delivery), with no stream between.
 ///
-/// A regular file is always "readable", so no wait can say it has grown: a pass is started by
-/// a refill instead. ``refill(isolation:)`` reads on the calling thread (the thread where the
-/// trigger's event arrived: one thread switch from there to the subscriber's actor; none when
-/// the trigger delivers on that actor, which then receives the values in the same call). The
-/// reader uses `pread` with its own offset so it never moves the descriptor's offset. A pass is a series of turns of about one
-/// chunk each; a turn that reads the file's end in the same turn reports it with its values.
-/// The next turn is asked for once the subscriber has received the values of the last
-/// (``DescriptorReader/deliver(_:then:status:isolation:)``), on the poller's thread, so a long file
-/// takes turns with the other work of the subscriber's actor and is never read ahead of it. A
-/// refill asked for during a pass makes the pass read on to the new end.
+/// ```swift
+/// var reader = FileReader(descriptor: fd)  // from the descriptor's offset
+/// var splitter = LineSplitter()
+/// let outcome = reader.read { bytes in splitter.split(bytes) { line in print(line.text) } }
+/// if case .success(.truncated) = outcome { splitter.reset() }  // read again from the start
+/// ```
+///
+/// Each read is one `pread` that also checks the position (``FileCheckpoint/readOn(_:into:upTo:)``):
+/// a file truncated, or truncated and written again past the position, since the last read is
+/// reported as ``Outcome/truncated(rewritten:)`` with the position moved back to its start,
+/// rather than read from the middle of its new content. A read that stops short has reached
+/// the end: what a change appends costs one `pread`. The reader reads into a buffer of its own,
+/// kept from call to call, so a read allocates nothing once it is there: 4 KiB and the compared
+/// bytes at first, and 64 KiB once a read fills it when more was wanted (a file that grows
+/// fast; that read is made again, into the larger buffer, so a change of up to 64 KiB is one
+/// piece).
 ///
 /// A file whose size reads 0 in `stat` yet has a byte at its start is a `/proc` or `/sys`
-/// file, whose content is made anew at each read (`/proc/meminfo`, `/proc/uptime`): it has no
-/// length, and bytes that change between two reads are no sign of a rewrite. Such a file is
-/// never taken for truncated; a refill reads whatever lies past the position.
-final class FileReader<Decoder: ChunkDecoder>: Sendable {
-  private let reader: DescriptorReader<Decoder.Value, Pass>
-  // The most bytes one turn reads: the most that one turn decodes and delivers.
-  private let chunkSize: Int
-  private let following: Bool
+/// file, whose content is made anew at each read (`/proc/meminfo`): it has no length, and
+/// bytes that change between two reads are no sign of a rewrite. Such a file is never reported
+/// truncated; a read takes whatever lies past the position, until a read returns nothing.
+///
+/// - Ownership: the descriptor stays the caller's: the reader never closes it, nor moves its
+///   offset. Keep it open while you read.
+/// - Threading: a value type: use each one from one thread at a time (a stream's subscription,
+///   or an actor).
+/// - Bad input: a descriptor that cannot be read (closed, a directory) is the `errno` of its
+///   failed `pread`, returned by ``read(upTo:_:)``.
+public struct FileReader: Sendable {
+  /// The descriptor read.
+  public let descriptor: Int32
+  /// The position: the bytes read so far, with the last of them, to tell a truncated file.
+  /// Set it to read from elsewhere.
+  public var checkpoint: FileCheckpoint
 
-  /// The state of the passes, reached in the reader's turns.
-  private struct Pass: Sendable {
-    var decoder: Decoder
-    var checkpoint: FileCheckpoint
-    // Whether a pass is under way (a turn, or a delivery with a turn to come or with the end
-    // of the pass to come), and whether another was asked for meanwhile: it starts when this
-    // one ends, and checks the file again (it may have been truncated behind the position this
-    // pass reads from). A pass ends only after its last values are handed over, so a pass
-    // begun on another thread never hands its values over before them.
-    var isPassing = false
-    var passAgain = false
-    // Whether the pass under way may compare the file with the checkpoint (see above).
-    var lengthIsKnown = true
-    // Whether `stat` once gave the file a length: then it is no `/proc` file, and is not asked
-    // again (a `stat` for each pass was one system call in five of a change).
-    var hasShownLength = false
-    var readSomething = false
-    var reportedEnd = false
-    var hasFailed = false
+  /// The most new bytes one `pread` takes: 64 KiB.
+  public static let largestRead = 65_536
+  /// The new bytes a first `pread` takes: what a change most often appends fits.
+  private static let firstRead = 4_096
+
+  // The bytes read: the compared ones, then the new ones. Empty until the first read.
+  private var buffer: [UInt8] = []
+  // Whether the file may be compared with the checkpoint (not a `/proc` file), and whether
+  // `stat` once gave it a length: then it is no `/proc` file, and is not asked again.
+  private var lengthIsKnown = true
+  private var hasShownLength = false
+
+  /// Reads `fd` from `checkpoint` on.
+  public init(descriptor fd: Int32, at checkpoint: FileCheckpoint) {
+    descriptor = fd
+    self.checkpoint = checkpoint
   }
 
-  /// What a turn found, in order.
-  private enum Piece {
-    case values([Decoder.Value])
-    case status(DescriptorStatus)
-  }
-
-  /// What follows a turn, once what it found is handed over.
-  private enum Next {
-    /// Another turn of the pass, on the poller's thread, once the subscriber has the values.
-    case turn
-    /// The end of the pass, or the pass asked for meanwhile, on this thread.
-    case end
-    /// Nothing: no pass is under way, or another thread's pass will read on.
-    case none
-  }
-
-  /// Takes over `fd`, a descriptor acquired from `holder`, which the reader now owns; the first
-  /// pass waits for the first refill, which the stream asks for once it has subscribed to its
-  /// refill trigger (so that a write right after the first pass read is never missed: its
-  /// trigger comes after the subscription). `following` keeps an unfinished last line for the
-  /// next pass instead of flushing it at end of file.
-  init(
-    holder: DescriptorHolder,
-    fd: Int32,
-    decoder: Decoder,
-    chunkSize: Int,
-    observer: ObserverGate<DescriptorEvent<Decoder.Value>>,
-    following: Bool
-  ) {
-    self.chunkSize = chunkSize
-    self.following = following
+  /// Reads `fd` from its offset on, with the bytes before it to check
+  /// (``FileCheckpoint/reading(_:at:windowLength:)``).
+  public init(descriptor fd: Int32) {
     let offset = System.offset(fd)
-    let checkpoint = FileCheckpoint.reading(fd, at: offset) ?? FileCheckpoint(offset: offset)
-    reader = DescriptorReader(
-      holder: holder, fd: fd, state: Pass(decoder: decoder, checkpoint: checkpoint),
-      observer: observer)
+    self.init(
+      descriptor: fd,
+      at: FileCheckpoint.reading(fd, at: offset) ?? FileCheckpoint(offset: offset))
   }
 
-  /// Ends the subscription (see ``DescriptorReader/disconnect()``).
-  func disconnect() { reader.disconnect() }
-
-  /// Reads what was appended, on the calling thread, and sends it to the subscriber's actor:
-  /// before this returns when called there (`isolation`, which the compiler passes), else in a
-  /// turn of that actor; during a pass, makes the pass read on to the new end instead.
-  func refill(isolation: isolated (any Actor)? = #isolation) {
-    turn { fd, pass, pieces in
-      guard !pass.hasFailed else { return .none }
-      guard !pass.isPassing else {
-        pass.passAgain = true
-        return .none
-      }
-      beginPass(fd, &pass, &pieces)
-      return readOn(fd, &pass, &pieces)
-    }
+  /// What a read found.
+  public enum Outcome: Sendable, Hashable {
+    /// The read reached the file's end.
+    case endOfFile
+    /// The read stopped at its most bytes: the file may hold more.
+    case more
+    /// The file no longer holds the bytes before the position: it was truncated (`rewritten`
+    /// when it is written again past the position already). The position is back at the start
+    /// of the file, and nothing was read after this was seen: read again to read from there.
+    case truncated(rewritten: Bool)
   }
 
-  /// The next turn of the pass under way, on the poller's thread: from the start of the file
-  /// if it was truncated since the last turn (the subscriber may have done it; its read says).
-  @Sendable private func continuePass() {
-    reader.wait(for: Int16(POLLIN)) { [self] in
-      turn { fd, pass, pieces in readOn(fd, &pass, &pieces) }
-    }
-  }
-
-  /// Runs `body` as a turn, then sends what it found, in order; when the pass goes on, the
-  /// next turn follows the delivery of its last values; when it read to the end, the pass ends
-  /// in a turn after the hand-over, or reads on if another pass was asked for meanwhile.
-  private func turn(
-    isolation: isolated (any Actor)? = #isolation,
-    _ body: (Int32, inout Pass, inout [Piece]) -> Next
-  ) {
-    var next = handOverTurn(reader.withTurn { fd, pass in run(body, fd, &pass, reserving: 2) })
-    while next == .end {
-      next = handOverTurn(
-        reader.withTurn { fd, pass in
-          run({ fd, pass, pieces in endPass(fd, &pass, &pieces) }, fd, &pass, reserving: 0)
-        })
-    }
-  }
-
-  /// Runs `body` with room for `capacity` pieces: 2 for a turn that reads (its values, then
-  /// the end of the file, in one allocation), none for the end of a pass, which nearly always
-  /// finds nothing.
-  private func run(
-    _ body: (Int32, inout Pass, inout [Piece]) -> Next, _ fd: Int32, _ pass: inout Pass,
-    reserving capacity: Int
-  ) -> ([Piece], Next) {
-    var pieces: [Piece] = []
-    pieces.reserveCapacity(capacity)
-    let next = body(fd, &pass, &pieces)
-    return (pieces, next)
-  }
-
-  /// Sends what a turn found, in order, outside the reader's lock, and says what follows.
-  private func handOverTurn(
-    _ turn: ([Piece], Next)?, isolation: isolated (any Actor)? = #isolation
-  ) -> Next {
-    guard let (pieces, next) = turn else { return .none }
-    var index = pieces.startIndex
-    while index < pieces.endIndex {
-      switch pieces[index] {
-      case .values(let values):
-        // Values followed by a status (the end of the file, most often) go in one delivery.
-        var status: DescriptorStatus?
-        if index + 1 < pieces.endIndex, case .status(let following) = pieces[index + 1] {
-          status = following
-          index += 1
-        }
-        let isLast = index == pieces.count - 1
-        reader.deliver(values, then: next == .turn && isLast ? continuePass : nil, status: status)
-      case .status(let status): reader.report(status)
-      }
-      index += 1
-    }
-    return next
-  }
-
-  /// Ends the pass whose last values were handed over, or, if a refill asked for another
-  /// meanwhile, begins it and reads on.
-  private func endPass(_ fd: Int32, _ pass: inout Pass, _ pieces: inout [Piece]) -> Next {
-    guard pass.passAgain, !pass.hasFailed else {
-      pass.isPassing = false
-      return .none
-    }
-    pass.passAgain = false
-    beginPass(fd, &pass, &pieces)
-    return readOn(fd, &pass, &pieces)
-  }
-
-  /// Begins a pass, whose first read tells whether the file was truncated.
-  private func beginPass(_ fd: Int32, _ pass: inout Pass, _ pieces: inout [Piece]) {
-    if !pass.hasShownLength {
-      let length = Self.length(of: fd)
-      pass.hasShownLength = length == .some
-      pass.lengthIsKnown = length != .unknown
-    }
-    pass.isPassing = true
-    pass.readSomething = false
-  }
-
-  /// Reads on, in one turn, until the file's end (`.end`: the pass ends once its values are
-  /// handed over; another begins at once if one was asked for) or until about one chunk of
-  /// bytes has completed values (`.turn`: the pass goes on in a later turn).
+  /// Reads what follows the position, up to `maximumCount` bytes (at least one read), handing
+  /// each piece read to `body` once the position is past it, in order; stops at the file's
+  /// end, at `maximumCount`, or when the file was truncated.
   ///
-  /// Each read is one `pread` that also checks the checkpoint
-  /// (``FileCheckpoint/readOn(_:into:upTo:)``): a chunk read from a file rewritten since the
-  /// last read would be the middle of the new content, so such a read starts over from the
-  /// beginning. A read that stops short has reached the end, with no second read to see 0 (a
-  /// `/proc` file, whose reads stop short anywhere, reads until 0). So a change costs one
-  /// `pread`.
-  ///
-  /// The first read goes to 1,024 bytes on the stack, which hold the line or two that a change
-  /// most often brings; only when it fills them does the turn read again, from the same place,
-  /// into a chunk's worth on the heap (a `malloc` and a `free` of up to 64 KiB, the most
-  /// expensive of a change's allocations): one `pread` more for a change of more than 768
-  /// bytes, none for a smaller one.
-  private func readOn(_ fd: Int32, _ pass: inout Pass, _ pieces: inout [Piece]) -> Next {
-    // Appended to by closures written at each call (a closure kept in a constant, capturing
-    // `values`, put `values` in a box on the heap: an allocation for each turn; a nested
-    // function did too, with a dynamic exclusivity check at each use).
-    var values: [Decoder.Value] = []
-    var bytesRead = 0
-    if pass.lengthIsKnown {
-      let next = withUnsafeTemporaryAllocation(byteCount: 1024, alignment: 1) { buffer in
-        read(fd, &pass, &pieces, &values, &bytesRead, into: buffer, untilFull: true)
-      }
-      if let next { return next }
-    }
-    let size = FileCheckpoint.comparedLimit + chunkSize
-    return withUnsafeTemporaryAllocation(byteCount: size, alignment: 1) { buffer in
-      read(fd, &pass, &pieces, &values, &bytesRead, into: buffer, untilFull: false)!
-    }
-  }
-
-  /// The reads of ``readOn(_:_:_:)`` into `buffer`, which holds the compared bytes and at most
-  /// a chunk's worth; nil, `untilFull`, when a read fills it (its bytes not taken), for the
-  /// turn to read them again into a larger one.
-  private func read(
-    _ fd: Int32, _ pass: inout Pass, _ pieces: inout [Piece], _ values: inout [Decoder.Value],
-    _ bytesRead: inout Int, into buffer: UnsafeMutableRawBufferPointer, untilFull: Bool
-  ) -> Next? {
-    let chunkSize = self.chunkSize
-    let capacity = buffer.count - FileCheckpoint.comparedLimit
+  /// - Parameters:
+  ///   - maximumCount: The most bytes to read in this call.
+  ///   - body: Called with each piece read, at most ``largestRead`` bytes, valid during the
+  ///     call only. It must not use this reader, which is being changed: read ``checkpoint``
+  ///     once this returns.
+  /// - Returns: What the read found, or the `errno` of a failed `pread`.
+  public mutating func read(
+    upTo maximumCount: Int = .max, _ body: (UnsafeRawBufferPointer) -> Void
+  ) -> Result<Outcome, Errno> {
+    if !hasShownLength { checkLength() }
+    var total = 0
     while true {
-      let room = min(bytesRead < chunkSize ? chunkSize - bytesRead : chunkSize, capacity)
-      let found: Result<(verdict: FileCheckpoint.Verdict, bytes: UnsafeRawBufferPointer), Errno>
-      if pass.lengthIsKnown {
-        found = pass.checkpoint.readOn(fd, into: buffer, upTo: room)
-      } else {
-        let part = UnsafeMutableRawBufferPointer(rebasing: buffer[..<room])
-        found = System.read(fd, into: part, at: pass.checkpoint.offset).map {
-          (.holds, UnsafeRawBufferPointer(rebasing: part[..<$0]))
-        }
+      if buffer.isEmpty {
+        buffer = [UInt8](repeating: 0, count: FileCheckpoint.comparedLimit + Self.firstRead)
+      }
+      // Taken out, so that the read may change the rest of the reader while it holds them.
+      var bytes = buffer
+      buffer = []
+      defer { buffer = bytes }
+      let capacity = bytes.count - FileCheckpoint.comparedLimit
+      let wanted = max(1, maximumCount - total)
+      let room = min(capacity, wanted)
+      // A first buffer that more is wanted than fits in: a read that fills it is read again,
+      // whole, into a larger one (one piece for a change of up to 64 KiB).
+      let growing = capacity < Self.largestRead && wanted > capacity
+      let found = bytes.withUnsafeMutableBytes {
+        readOnce(into: $0, room: room, unlessFilled: growing, body)
       }
       switch found {
-      case .success((.holds, let chunk)):
-        // Filled: more follows, read again from the same place in a chunk's worth (one chunk
-        // of bytes, not a small one and the rest).
-        if untilFull && chunk.count == room { return nil }
-        if !chunk.isEmpty {
-          pass.checkpoint.advance(over: chunk)
-          pass.readSomething = true
-          pass.decoder.decode(chunk) {
-            values.append($0)
-            return true
-          }
-          bytesRead += chunk.count
-        }
-        if chunk.isEmpty || (pass.lengthIsKnown && chunk.count < room) {
-          // The end of the file.
-          if !following {
-            pass.decoder.flush {
-              values.append($0)
-              return true
-            }
-          }
-          Self.handOver(&values, to: &pieces)
-          if pass.readSomething || !pass.reportedEnd {
-            pass.reportedEnd = true
-            pieces.append(.status(.endOfFile))
-          }
-          guard pass.passAgain else { return .end }
-          pass.passAgain = false
-          beginPass(fd, &pass, &pieces)
-          bytesRead = 0
-          continue
-        }
-        guard bytesRead >= chunkSize else { continue }
-        // A chunk's worth that completed nothing (part of a long line) is read on at once.
-        if values.isEmpty {
-          bytesRead = 0
-          continue
-        }
-        Self.handOver(&values, to: &pieces)
-        return .turn
-      case .success:
-        // Truncated, or rewritten: from the start again.
-        Self.handOver(&values, to: &pieces)
-        pass.checkpoint = FileCheckpoint()
-        pass.decoder.reset()
-        pieces.append(.status(.truncated))
-        bytesRead = 0
-      case .failure(let errno):
-        pass.isPassing = false
-        pass.hasFailed = true
-        Self.handOver(&values, to: &pieces)
-        pieces.append(.status(.failed(.readFailed(reader.holder.fd, errno))))
-        return Next.none
+      case .failure(let errno): return .failure(errno)
+      case .success(.filled):
+        bytes = [UInt8](repeating: 0, count: FileCheckpoint.comparedLimit + Self.largestRead)
+      case .success(.holds(let count)):
+        total += count
+        let atEnd = count == 0 || (lengthIsKnown && count < room)
+        if atEnd { return .success(.endOfFile) }
+        if total >= maximumCount { return .success(.more) }
+      case .success(.truncated(let rewritten)):
+        checkpoint = FileCheckpoint()
+        return .success(.truncated(rewritten: rewritten))
       }
     }
   }
 
-  /// Moves the values decoded so far, if any, to the pieces of the turn.
-  private static func handOver(_ values: inout [Decoder.Value], to pieces: inout [Piece]) {
-    if !values.isEmpty { pieces.append(.values(values)) }
-    values = []
+  /// What one `pread` found.
+  private enum Found {
+    /// The file holds the position; `count` new bytes were read (and handed over).
+    case holds(Int)
+    /// The read filled the buffer, and was not taken: the file holds more.
+    case filled
+    case truncated(rewritten: Bool)
   }
 
-  /// What `stat` says of the file's length.
-  private enum Length {
-    /// `stat` failed.
-    case none
-    /// More than 0 bytes: a file with a length.
-    case some
-    /// 0 bytes, and so it reads.
-    case empty
-    /// 0 bytes, yet it has a byte at its start: a `/proc` or `/sys` file.
-    case unknown
-  }
-
-  /// What `stat` says of the length of the file `fd`, checked against its first byte.
-  private static func length(of fd: Int32) -> Length {
-    guard case .success(let info) = System.status(fd) else { return .none }
-    guard info.st_size == 0 else { return .some }
-    let first = withUnsafeTemporaryAllocation(byteCount: 1, alignment: 1) { buffer in
-      System.read(fd, into: buffer, at: 0)
+  /// One `pread` of at most `room` new bytes into `buffer`, checked against the position when
+  /// the file has a length; the bytes go to `body` once the position is past them, unless
+  /// they fill `room` and `unlessFilled`.
+  private mutating func readOnce(
+    into buffer: UnsafeMutableRawBufferPointer, room: Int, unlessFilled: Bool,
+    _ body: (UnsafeRawBufferPointer) -> Void
+  ) -> Result<Found, Errno> {
+    let piece: UnsafeRawBufferPointer
+    if lengthIsKnown {
+      switch checkpoint.readOn(descriptor, into: buffer, upTo: room) {
+      case .failure(let errno): return .failure(errno)
+      case .success((.holds, let bytes)): piece = bytes
+      case .success((.shorter, _)): return .success(.truncated(rewritten: false))
+      case .success((.changed, _)): return .success(.truncated(rewritten: true))
+      }
+    } else {
+      let part = UnsafeMutableRawBufferPointer(rebasing: buffer[..<room])
+      switch System.read(descriptor, into: part, at: checkpoint.offset) {
+      case .failure(let errno): return .failure(errno)
+      case .success(let count): piece = UnsafeRawBufferPointer(rebasing: part[..<count])
+      }
     }
-    return first == .success(1) ? .unknown : .empty
+    if unlessFilled && piece.count == room { return .success(.filled) }
+    if !piece.isEmpty {
+      checkpoint.advance(over: piece)
+      body(piece)
+    }
+    return .success(.holds(piece.count))
+  }
+
+  /// Asks `stat` for the file's length, checked against its first byte: a file of 0 bytes
+  /// that has one is a `/proc` or `/sys` file, which has no length to compare with.
+  private mutating func checkLength() {
+    guard case .success(let info) = System.status(descriptor) else { return }
+    guard info.st_size == 0 else {
+      hasShownLength = true
+      lengthIsKnown = true
+      return
+    }
+    let first = withUnsafeTemporaryAllocation(byteCount: 1, alignment: 1) { buffer in
+      System.read(descriptor, into: buffer, at: 0)
+    }
+    lengthIsKnown = first != .success(1)
   }
 }

@@ -87,7 +87,7 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   @usableFromInline let state: LockedState<State>
   // Whether the closure is bound to an actor (false: it is `@Sendable`, or serialized).
   @usableFromInline let isBound: Bool
-  // Whether the closure was sent to the gate (`init(serializing:)`): called one at a time.
+  // Whether the closure was sent to the gate (`serializing(_:)`): called one at a time.
   @usableFromInline let isSerial: Bool
   // A serialized closure's debug check: whether a call of it is under way.
   #if DEBUG

@@ -38,10 +38,11 @@ extension ValueObservable {
 /// ``connect()``, or ``autoconnect()`` on the first subscriber; Combine's
 /// `ConnectablePublisher` as `makeConnectable()` makes it.
 ///
-/// Made by `ValueObservable.makeConnectable()`. Subscribing does not connect: a subscriber
-/// receives the values the upstream delivers while connected, from the time it subscribed,
-/// through an ``Emitter`` (the package's one fan-out, as `share()` uses), in the order they
-/// subscribed, with the emitter's re-entrancy and unsubscribe guarantees. Nothing is replayed.
+/// Made by `ValueObservable.makeConnectable(through:)`. Subscribing does not connect: a
+/// subscriber receives the values the upstream delivers while connected, from the time it
+/// subscribed, through an ``Emitter`` (the package's one fan-out, as `share()` uses), in the
+/// order they subscribed, with the emitter's re-entrancy and unsubscribe guarantees. It first
+/// receives what that emitter keeps: nothing, for the connectable's own emitter.
 ///
 /// - Connecting: ``connect()`` connects the upstream once, on the calling thread, and returns the
 ///   connection's subscription; `unsubscribe()` on it disconnects the upstream, before it
@@ -102,18 +103,20 @@ public final class ConnectableObservable<T>: ValueObservable<T> {
   }
 
   init(upstream: ValueObservable<T>, emitter: Emitter<T>?) {
-    let emitter =
-      emitter
-      ?? {
-        let own = Emitter<T>(keepingLast: 0)
-        own.maxSubscribers = .max  // The user cannot reach this emitter to raise its limit.
-        return own
-      }()
+    let emitter = emitter ?? Self.ownEmitter()
     self.emitter = emitter
     self.upstream = upstream
     super.init { observer in
       emitter.subscribe(replayingLast: true, observer.next).unsubscribe
     }
+  }
+
+  /// The emitter of a connectable made without one: it keeps nothing, and has no subscriber
+  /// limit, since the user cannot reach it to raise one.
+  private static func ownEmitter() -> Emitter<T> {
+    let own = Emitter<T>(keepingLast: 0)
+    own.maxSubscribers = .max
+    return own
   }
 
   /// Connects the upstream, unless it is connected, and returns the subscription that ends the

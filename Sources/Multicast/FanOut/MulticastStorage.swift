@@ -135,6 +135,7 @@ public final class MulticastStorage<T> {
     /// The values a subscriber that asks for a replay receives, oldest first.
     var kept: [T] {
       guard let last else { return [] }
+      guard !earlier.isEmpty else { return [last] }
       return earlier.elements + [last]
     }
 
@@ -361,7 +362,7 @@ public final class MulticastStorage<T> {
     if let limit, limit <= 0 {
       return DeliveryState(state: DeliveryState.ended, remaining: 0)
     }
-    let (entry, replay, overLimit, sweep, counted) = locked.withLock { state in
+    let (entry, replayed, overLimit, sweep, counted) = locked.withLock { state in
       state.nextID += 1
       // A synchronous replay is delivered below, outside the lock; sends that reach the entry
       // meanwhile park their values in it, so that the replay arrives first.
@@ -393,7 +394,7 @@ public final class MulticastStorage<T> {
       locked.withLock { $0.sweepAt = max(State.minimumSweep, $0.count * 2) }
     }
     if overLimit { warnIfOverLimit() }
-    if !replay.isEmpty { deliverReplay(replay, to: entry) }
+    if !replayed.isEmpty { deliverReplay(replayed, to: entry) }
     return entry.state
   }
 

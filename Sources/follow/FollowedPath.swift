@@ -46,8 +46,8 @@ import Producers
   private let rotateWait: Duration
   private let print: ([String]) -> Void
   private let printText: ((UnsafeRawBufferPointer, Int) -> Void)?
-  /// The path's watch, and the delivery of its changes to the main actor.
-  private var watching: [SendableSubscription] = []
+  /// The path's watch.
+  private var watching: SendableSubscription?
   /// Looks at the path again while there is no file to read there.
   private var retrying: SendableSubscription?
   /// What was said about the path having no file to read, until one is read again.
@@ -111,7 +111,7 @@ import Producers
       // appears there is opened as its creation is read, however soon it is renamed away; the
       // look every `retryInterval` stays for what the watch cannot see (a missing directory,
       // the target of a dangling link).
-      if watching.isEmpty { try? watchPath(ifMissing: .waitForIt) }
+      if watching == nil { try? watchPath(ifMissing: .waitForIt) }
       reportAbsence("cannot open \(path): \(reason); following it once it appears")
       return false
     }
@@ -139,52 +139,29 @@ import Producers
   /// Watches the path anew, in place of the watch there was: a symbolic link is followed to
   /// the file it names now.
   ///
-  /// The watch runs on the thread that reads the system's events, and a file that appears at
-  /// the path is opened there, as its creation is read; then the change, with the file, goes to
-  /// the main actor through an `ObserverGate` bound to it (no list of subscribers between:
-  /// there is one). Read on the main thread, as `MainLoop.run()` does, it is delivered in the
-  /// same call; read on another thread, it hops (one hop, as a watch delivering there makes). The main actor may take the
-  /// change in late (its output waits for a slow reader, the machine is busy), when the file
-  /// has been rotated away again: it was opened in time, and is read all the same.
+  /// The watch delivers on the main actor. Read on the main thread, as `MainLoop.run()` does,
+  /// a change is delivered in the call that read it, so a file that appears at the path is
+  /// opened as its creation is read, however soon it is renamed away; read on another thread,
+  /// it hops (one hop).
   private func watchPath(ifMissing: FileWatch.IfMissing = .throwNotFound) throws(FileWatchError) {
-    // Closed with the watch: a change dropped unread (the watch replaced or stopped meanwhile)
-    // takes its file's descriptor with it.
-    let delivery = ObserverGate<PathChange>(isolation: MainActor.shared) {
+    let watch = try FileWatch.changes(at: path, ifMissing: ifMissing).subscribe {
       [unowned self] change in
-      self.pathChanged(change.change, opened: change.opened)
-    }
-    let watch: SendableSubscription
-    do {
-      watch = try FileWatch.changes(at: path, ifMissing: ifMissing).subscribe(on: .sendingThread) {
-        [path] change in
-        let opens = change == .created || change == .replaced
-        let change = PathChange(change: change, opened: opens ? OpenedFile(path) : nil)
-        // Read on the main thread (`MainLoop`), the gate delivers now; elsewhere, it hops.
-        delivery.sendFromCurrentThread(change)
-      }
-    } catch {
-      delivery.close()
-      throw error
+      let opens = change == .created || change == .replaced
+      self.pathChanged(change, opened: opens ? OpenedFile(self.path) : nil)
     }
     stopWatchingPath()
-    watching = [watch, SendableSubscription { delivery.close() }]
+    watching = watch
   }
 
-  /// Ends the path's watch, then the delivery of its changes: none is taken in after this.
+  /// Ends the path's watch: no change is taken in after this.
   private func stopWatchingPath() {
-    for subscription in watching { subscription.unsubscribe() }
-    watching = []
-  }
-
-  /// A change of the path, with the file that appeared there, opened as the change was read.
-  private struct PathChange: Sendable {
-    var change: FileChange
-    var opened: OpenedFile?
+    watching?.unsubscribe()
+    watching = nil
   }
 
   /// A file opened for reading where the watch read that it appeared at the path; closed when
   /// the last reference goes (a tail that follows it reads a duplicate).
-  private final class OpenedFile: Sendable {
+  private final class OpenedFile {
     let fd: Int32
     let identity: FileIdentity
 
@@ -538,7 +515,7 @@ import Producers
     file.timer?.unsubscribe()
     current = file.tail
     // The path's changes (the next rotation), which a path that had no file may not watch yet.
-    if watching.isEmpty { try? watchPath() }
+    if watching == nil { try? watchPath() }
     reportedAbsence = nil
     retrying?.unsubscribe()
     retrying = nil

@@ -12,54 +12,64 @@
   /// Turns the events of a descriptor watch into changes.
   final class DescriptorTranslator: InotifyTranslator {
     private let inotify: Inotify
-    private let receiver: InotifyReceiver
     // The watch's own duplicate of the caller's descriptor, closed by `close`.
     private let duplicate: Int32
-    private let watch: Int32
-    // Whether `.deleted` was reported (used in the inotify instance's turn), and whether the
-    // watch was closed (set from any thread).
-    private let state = LockedState((deleted: false, isClosed: false))
+    private let send: @Sendable (FileChange) -> Void
+    // The watch descriptor (set once it is made), whether `.deleted` was reported (used in the
+    // inotify instance's turn), and whether the watch was closed (set from any thread).
+    private let state = LockedState((watch: Int32(-1), deleted: false, isClosed: false))
 
-    init(inotify: Inotify, receiver: InotifyReceiver, duplicate: Int32, watch: Int32) {
-      self.inotify = inotify
-      self.receiver = receiver
-      self.duplicate = duplicate
-      self.watch = watch
-    }
+    private static let mask = UInt32(IN_MODIFY | IN_ATTRIB | IN_MOVE_SELF | IN_DELETE_SELF)
 
-    func changes(_ events: [InotifyEvent]) -> [FileChange] {
-      var changes: [FileChange] = []
-      for event in events where event.watch == watch {
-        if event.mask & UInt32(IN_MODIFY) != 0 { changes.append(.modified) }
-        if event.mask & UInt32(IN_ATTRIB) != 0 {
-          changes.append(.attributes)
-          if linkCount() == 0 { markDeleted(&changes) }
-        }
-        if event.mask & UInt32(IN_MOVE_SELF) != 0 { changes.append(.renamed) }
-        if event.mask & UInt32(IN_DELETE_SELF) != 0 { markDeleted(&changes) }
+    /// Watches the file open as `fd`, through its `/proc/self/fd` link, and keeps a duplicate
+    /// of `fd` of its own, so that a number the caller closes and the system reuses is never
+    /// taken for the watched file. Each change found goes to `send`.
+    init(
+      inotify: Inotify, descriptor fd: Int32, send: @escaping @Sendable (FileChange) -> Void
+    ) throws(FileWatchError) {
+      switch System.duplicate(fd) {
+      case .success(let made): duplicate = made
+      case .failure(let errno): throw .descriptor(.duplicateFailed(fd, errno))
       }
-      return changes
+      self.inotify = inotify
+      self.send = send
+      switch inotify.add("/proc/self/fd/\(duplicate)", mask: Self.mask, for: self) {
+      case .success(let made): state.withLock { $0.watch = made }
+      case .failure(let errno):
+        System.close(duplicate)
+        throw .watchFailed(errno)
+      }
     }
 
-    /// The file may have been written, and may have lost its last link: reports `.modified`,
-    /// and `.deleted` once the file has no link.
-    func changesAfterLostEvents() -> [FileChange] {
-      var changes: [FileChange] = [.modified]
-      if linkCount() == 0 { markDeleted(&changes) }
-      return changes
+    func receive(_ events: [InotifyEvent]) {
+      let watch = state.withLock { $0.watch }
+      for event in events where event.watch == watch {
+        if event.mask & UInt32(IN_MODIFY) != 0 { send(.modified) }
+        if event.mask & UInt32(IN_ATTRIB) != 0 {
+          send(.attributes)
+          if linkCount() == 0 { markDeleted() }
+        }
+        if event.mask & UInt32(IN_MOVE_SELF) != 0 { send(.renamed) }
+        if event.mask & UInt32(IN_DELETE_SELF) != 0 { markDeleted() }
+      }
+    }
+
+    func receiveLostEvents() {
+      send(.modified)
+      if linkCount() == 0 { markDeleted() }
     }
 
     func close() {
-      let closes = state.withLock { state in
+      let watch = state.withLock { state in
         defer { state.isClosed = true }
-        return !state.isClosed
+        return state.isClosed ? nil : state.watch
       }
-      guard closes else { return }
-      inotify.remove(watch, for: receiver)
+      guard let watch else { return }
+      inotify.remove(watch, for: self)
       System.close(duplicate)
     }
 
-    /// The watched file's number of links, read through the duplicate; nil once closed.
+    /// The file's links, while the watch is open.
     private func linkCount() -> Int? {
       state.withLock { state in
         guard !state.isClosed, case .success(let info) = System.status(duplicate) else {
@@ -69,12 +79,13 @@
       }
     }
 
-    private func markDeleted(_ changes: inout [FileChange]) {
+    /// Sends `.deleted`, the first time only.
+    private func markDeleted() {
       let first = state.withLock { state in
         defer { state.deleted = true }
         return !state.deleted
       }
-      if first { changes.append(.deleted) }
+      if first { send(.deleted) }
     }
   }
 #endif

@@ -15,19 +15,19 @@
   /// synchronously, so no watch ever waits for a descriptor to be closed on a queue, and the
   /// system's per-user limit on instances (128 by default) is never in play.
   ///
-  /// Events are demultiplexed by watch descriptor: each watch descriptor has the receivers of
-  /// the watches that added it, and a batch of events read goes, in one hop per receiver, only
-  /// to the receivers of the descriptors it names. An event costs a dictionary lookup, however
+  /// Events are demultiplexed by watch descriptor: each watch descriptor has the translators of
+  /// the watches that added it, and a batch of events read goes, in one hop per translator, only
+  /// to the translators of the descriptors it names. An event costs a dictionary lookup, however
   /// many watches the process has. The kernel gives two watches of one file the same watch
-  /// descriptor, so a descriptor may have several receivers (and one receiver the same
+  /// descriptor, so a descriptor may have several translators (and one translator the same
   /// descriptor twice, for a moment, while a path watch moves to the file it already watches).
   /// When the system's queue of events overflows (`max_queued_events`, 16,384 by default), it
   /// drops events and says so once: then every watch looks again at what it watches.
   final class Inotify: Sendable {
     private let fd: Int32
     private let channel: ProcessChannel
-    /// The receivers of each watch descriptor of the instance, once per `add`.
-    private let routes: LockedState<[Int32: [InotifyReceiver]]>
+    /// The translators of each watch descriptor of the instance, once per `add`.
+    private let routes: LockedState<[Int32: [any InotifyTranslator]]>
 
     private static let instance = LockedState<Inotify?>(nil)
 
@@ -49,91 +49,93 @@
 
     private init(fd: Int32) {
       self.fd = fd
-      let routes = LockedState<[Int32: [InotifyReceiver]]>([:])
+      let routes = LockedState<[Int32: [any InotifyTranslator]]>([:])
       self.routes = routes
       channel = ProcessChannel(fd: fd) { bytes in
         Self.route(InotifyEvent.parse(bytes), through: routes)
       }
     }
 
-    /// Hands each receiver the events of `batch` for its watch descriptors, in order, on the
-    /// thread that read them, in the instance's turn (no hop); events of descriptors with no receiver (given back
+    /// Hands each translator the events of `batch` for its watch descriptors, in order, on the
+    /// thread that read them, in the instance's turn (no hop); events of descriptors with no translator (given back
     /// already) are dropped.
     private static func route(
-      _ batch: [InotifyEvent], through routes: LockedState<[Int32: [InotifyReceiver]]>
+      _ batch: [InotifyEvent], through routes: LockedState<[Int32: [any InotifyTranslator]]>
     ) {
       // The system's queue overflowed: it dropped events of any watch, so every watch looks
       // again at what it watches (a rare event; the only one that goes to every watch).
       if let overflow = batch.firstIndex(where: { $0.mask & UInt32(IN_Q_OVERFLOW) != 0 }) {
         route(Array(batch[..<overflow]), through: routes)
-        let receivers = routes.withLock { routes in
+        let translators = routes.withLock { routes in
           var seen: Set<ObjectIdentifier> = []
           return routes.values.joined().filter { seen.insert(ObjectIdentifier($0)).inserted }
         }
-        for receiver in receivers { receiver.receiveLostEvents() }
+        for translator in translators { translator.receiveLostEvents() }
         return route(Array(batch[(overflow + 1)...]), through: routes)
       }
-      // The usual batch, one change to one watched file: one receiver, all of the events, as
+      // The usual batch, one change to one watched file: one translator, all of the events, as
       // read (no list of deliveries to make).
-      let only = routes.withLock { routes -> InotifyReceiver? in
-        guard let watch = batch.first?.watch, let receivers = routes[watch],
-          receivers.count == 1, batch.allSatisfy({ $0.watch == watch })
+      let only = routes.withLock { routes -> (any InotifyTranslator)? in
+        guard let watch = batch.first?.watch, let translators = routes[watch],
+          translators.count == 1, batch.allSatisfy({ $0.watch == watch })
         else { return nil }
-        return receivers[0]
+        return translators[0]
       }
       if let only { return only.receive(batch) }
-      // The receivers are taken out under the lock and handed their events after it.
+      // The translators are taken out under the lock and handed their events after it.
       let deliveries = routes.withLock { routes in
-        var deliveries: [(receiver: InotifyReceiver, events: [InotifyEvent])] = []
+        var deliveries: [(translator: any InotifyTranslator, events: [InotifyEvent])] = []
         var indices: [ObjectIdentifier: Int] = [:]
         for event in batch {
-          guard let receivers = routes[event.watch] else { continue }
-          // A receiver that added the descriptor twice gets the event once.
+          guard let translators = routes[event.watch] else { continue }
+          // A translator that added the descriptor twice gets the event once.
           var seen: Set<ObjectIdentifier> = []
-          for receiver in receivers
-          where receivers.count == 1 || seen.insert(ObjectIdentifier(receiver)).inserted {
-            if let index = indices[ObjectIdentifier(receiver)] {
+          for translator in translators
+          where translators.count == 1 || seen.insert(ObjectIdentifier(translator)).inserted {
+            if let index = indices[ObjectIdentifier(translator)] {
               deliveries[index].events.append(event)
             } else {
-              indices[ObjectIdentifier(receiver)] = deliveries.count
-              deliveries.append((receiver, [event]))
+              indices[ObjectIdentifier(translator)] = deliveries.count
+              deliveries.append((translator, [event]))
             }
           }
         }
         return deliveries
       }
-      for delivery in deliveries { delivery.receiver.receive(delivery.events) }
+      for delivery in deliveries { delivery.translator.receive(delivery.events) }
     }
 
     /// Adds `mask` to the watch of the file at `path` (following symbolic links), whose events
-    /// go to `receiver` from now on; the watch descriptor, to be given back with
+    /// go to `translator` from now on; the watch descriptor, to be given back with
     /// ``remove(_:for:)``.
-    func add(_ path: String, mask: UInt32, for receiver: InotifyReceiver) -> Result<Int32, Errno> {
+    func add(_ path: String, mask: UInt32, for translator: any InotifyTranslator) -> Result<
+      Int32, Errno
+    > {
       routes.withLock { routes in
         let watch = inotify_add_watch(fd, path, mask | UInt32(IN_MASK_ADD))
         guard watch >= 0 else { return .failure(Errno(System.errno)) }
-        routes[watch, default: []].append(receiver)
+        routes[watch, default: []].append(translator)
         return .success(watch)
       }
     }
 
-    /// Gives back a watch descriptor that ``add(_:mask:for:)`` returned for `receiver`; its
+    /// Gives back a watch descriptor that ``add(_:mask:for:)`` returned for `translator`; its
     /// events stop going there, and the last user removes the watch.
     ///
     /// Each user gives it back once, also when the kernel removed the watch by itself
     /// (`IN_IGNORED`: the file was deleted); removing it again then fails harmlessly, and the
     /// kernel never reuses the number for another watch soon (it allocates them cyclically).
-    func remove(_ watch: Int32, for receiver: InotifyReceiver) {
+    func remove(_ watch: Int32, for translator: any InotifyTranslator) {
       routes.withLock { routes in
-        guard var receivers = routes[watch],
-          let index = receivers.firstIndex(where: { $0 === receiver })
-        else { return }  // not a watch of this receiver
-        receivers.remove(at: index)
-        if receivers.isEmpty {
+        guard var translators = routes[watch],
+          let index = translators.firstIndex(where: { $0 === translator })
+        else { return }  // not a watch of this translator
+        translators.remove(at: index)
+        if translators.isEmpty {
           routes[watch] = nil
           _ = inotify_rm_watch(fd, watch)
         } else {
-          routes[watch] = receivers
+          routes[watch] = translators
         }
       }
     }

@@ -48,7 +48,6 @@
     }
 
     private let inotify: Inotify
-    private let receiver: InotifyReceiver
     private let path: String
     private let directory: String
     private let name: String
@@ -60,61 +59,84 @@
     /// How often a watch with no file at its path checks its directory.
     static let directoryCheckInterval = Duration.milliseconds(250)
 
-    /// Translates the events of `fileWatch` and `directoryWatch` in the turn of `inotify`,
-    /// where it also checks the directory and sends the changes that a check finds.
+    /// Watches `path` (`directory`/`name`): the file there, and its name in its directory;
+    /// with no file there, the name alone when `ifMissing` says to wait for it. Its events are
+    /// translated in the turn of `inotify`, where it also checks the directory; each change
+    /// found goes to `send`.
     init(
-      inotify: Inotify, receiver: InotifyReceiver, path: String, directory: String, name: String,
-      fileWatch: Int32, directoryWatch: Int32, send: @escaping @Sendable (FileChange) -> Void
-    ) {
+      inotify: Inotify, path: String, directory: String, name: String,
+      ifMissing: FileWatch.IfMissing, send: @escaping @Sendable (FileChange) -> Void
+    ) throws(FileWatchError) {
       self.inotify = inotify
-      self.receiver = receiver
       self.path = path
       self.directory = directory
       self.name = name
       self.send = send
-      self.watches = LockedState(Watches(file: fileWatch, directory: directoryWatch))
+      self.watches = LockedState(Watches(file: -1, directory: -1))
+      var isMissing = false
+      switch System.status(path: path) {
+      case .success: break
+      case .failure(let errno) where errno.rawValue == ENOENT || errno.rawValue == ENOTDIR:
+        guard ifMissing == .waitForIt else { throw .notFound(path) }
+        isMissing = true
+      case .failure(let errno): throw .notAccessible(path, errno)
+      }
+      let directoryWatch: Int32
+      switch inotify.add(directory, mask: FileWatcher.directoryMask, for: self) {
+      case .success(let watch): directoryWatch = watch
+      case .failure(let errno):
+        throw errno.rawValue == ENOENT ? .notFound(path) : .notAccessible(path, errno)
+      }
+      var fileWatch: Int32 = -1
+      switch isMissing ? nil : inotify.add(path, mask: Self.mask, for: self) {
+      case nil: break
+      case .success(let watch): fileWatch = watch
+      case .failure(let errno) where errno.rawValue == ENOENT && ifMissing == .waitForIt: break
+      case .failure(let errno):
+        inotify.remove(directoryWatch, for: self)
+        throw errno.rawValue == ENOENT ? .notFound(path) : .notAccessible(path, errno)
+      }
+      watches.withLock { $0 = Watches(file: fileWatch, directory: directoryWatch) }
     }
 
-    func changes(_ events: [InotifyEvent]) -> [FileChange] {
-      var changes: [FileChange] = []
+    func receive(_ events: [InotifyEvent]) {
       for event in events {
         let (fileWatch, directoryWatch) = watches.withLock { ($0.file, $0.directory) }
         if event.watch == directoryWatch {
           if event.mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 {
-            directoryGone(renamed: event.mask & UInt32(IN_MOVE_SELF) != 0, &changes)
+            directoryGone(renamed: event.mask & UInt32(IN_MOVE_SELF) != 0)
             continue
           }
           guard event.name == name else { continue }
           if event.mask & UInt32(IN_CREATE) != 0 {
-            if watchFile() != .same { changes.append(.created) }
+            if watchFile() != .same { send(.created) }
           } else if event.mask & UInt32(IN_MOVED_TO) != 0 {
-            if watchFile() != .same { changes.append(fileWatch >= 0 ? .replaced : .created) }
+            if watchFile() != .same { send(fileWatch >= 0 ? .replaced : .created) }
           } else if event.mask & UInt32(IN_DELETE) != 0 {
-            changes.append(.deleted)
+            send(.deleted)
             unwatchFile()
           } else if event.mask & UInt32(IN_MOVED_FROM) != 0 {
-            changes.append(.renamed)
+            send(.renamed)
             unwatchFile()
           }
         } else if event.watch == fileWatch {
-          if event.mask & UInt32(IN_MODIFY) != 0 { changes.append(.modified) }
-          if event.mask & UInt32(IN_ATTRIB) != 0 { changes.append(.attributes) }
+          if event.mask & UInt32(IN_MODIFY) != 0 { send(.modified) }
+          if event.mask & UInt32(IN_ATTRIB) != 0 { send(.attributes) }
           if event.mask & UInt32(IN_IGNORED) != 0 { unwatchFile() }
         }
       }
-      return changes
     }
 
     /// Watches the file at the path now and reports what became of the one watched: the same
     /// file, `.modified` (it may have been written); another, `.replaced` (or `.created` when
     /// none was watched); none, `.deleted` when one was watched (whether it was renamed away or
     /// deleted cannot be told any more).
-    func changesAfterLostEvents() -> [FileChange] {
+    func receiveLostEvents() {
       let watched = watches.withLock { $0.file >= 0 }
       switch watchFile() {
-      case .same: return [.modified]
-      case .other: return [watched ? .replaced : .created]
-      case .none: return watched ? [.deleted] : []
+      case .same: send(.modified)
+      case .other: send(watched ? .replaced : .created)
+      case .none: if watched { send(.deleted) }
       }
     }
 
@@ -129,19 +151,19 @@
         return watches.isClosed ? (-1, -1, checks) : (watches.file, watches.directory, checks)
       }
       checks?.cancel()
-      if file >= 0 { inotify.remove(file, for: receiver) }
-      if directory >= 0 { inotify.remove(directory, for: receiver) }
+      if file >= 0 { inotify.remove(file, for: self) }
+      if directory >= 0 { inotify.remove(directory, for: self) }
     }
 
     /// The directory was removed or renamed away: gives its watch back, reports the end of a
     /// file still watched, and checks for the directory until one is at the path again.
-    private func directoryGone(renamed: Bool, _ changes: inout [FileChange]) {
+    private func directoryGone(renamed: Bool) {
       let (watchesFile, directory) = watches.withLock { watches in
         defer { watches.directory = -1 }
         return (watches.file >= 0, watches.directory)
       }
-      if directory >= 0 { inotify.remove(directory, for: receiver) }
-      if watchesFile { changes.append(renamed ? .renamed : .deleted) }
+      if directory >= 0 { inotify.remove(directory, for: self) }
+      if watchesFile { send(renamed ? .renamed : .deleted) }
       unwatchFile()
     }
 
@@ -182,7 +204,7 @@
         let old = watches.directory
         guard
           case .success(let watch) = inotify.add(
-            directory, mask: FileWatcher.directoryMask, for: receiver)
+            directory, mask: FileWatcher.directoryMask, for: self)
         else {
           watches.directory = -1
           return .other(old: old, isWatched: false)
@@ -194,9 +216,9 @@
       case .done:
         return
       case .same(let watch):
-        inotify.remove(watch, for: receiver)
+        inotify.remove(watch, for: self)
       case .other(let old, let isWatched):
-        if old >= 0 { inotify.remove(old, for: receiver) }
+        if old >= 0 { inotify.remove(old, for: self) }
         if isWatched, watchFile() == .other { send(.created) }
       }
       scheduleCheck()
@@ -207,7 +229,7 @@
       let (old, new) = watches.withLock { watches -> (Int32, Int32?) in
         let old = watches.file
         guard !watches.isClosed,
-          case .success(let watch) = inotify.add(path, mask: Self.mask, for: receiver)
+          case .success(let watch) = inotify.add(path, mask: Self.mask, for: self)
         else {
           watches.file = -1
           return (old, nil)
@@ -216,7 +238,7 @@
         return (old, watch)
       }
       // The same file gives the same watch, which this watch now holds twice: once is enough.
-      if old >= 0 { inotify.remove(old, for: receiver) }
+      if old >= 0 { inotify.remove(old, for: self) }
       guard let new else {
         checkDirectoryLater()
         return .none
@@ -229,7 +251,7 @@
         defer { watches.file = -1 }
         return watches.file
       }
-      if file >= 0 { inotify.remove(file, for: receiver) }
+      if file >= 0 { inotify.remove(file, for: self) }
       checkDirectoryLater()
     }
 

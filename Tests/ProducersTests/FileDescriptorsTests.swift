@@ -14,6 +14,19 @@ import Testing
 // libdispatch's epoll loop on Linux now and then (swift-corelibs-libdispatch#949; see
 // Guarantees.md, "What is not guaranteed").
 @MainActor @Suite(.serialized, .checksLiveResources) struct FileDescriptorsTests {
+  @Test func aStreamOfTheValuesTakesTheOperatorsAndLeavesTheStatusOut() async throws {
+    let pipe = Pipe()
+    let lengths = Recorder<Int>()
+    let subscription = try FileDescriptors.lines(of: pipe.read, ownership: .streamCloses)
+      .stream().map(\.count).filter { $0 > 1 }
+      .subscribe(lengths.record)
+    pipe.send("a\nbb\nccc\n")
+    #expect(await lengths.arrival(ofCount: 2))
+    close(pipe.write)
+    subscription.unsubscribe()
+    #expect(lengths.values == [2, 3])
+  }
+
   @Test func linesOfAPipeSplitOnLineFeedsAcceptCRLFAndWaitForUnfinishedLines() async throws {
     let pipe = Pipe()
     let lines = Recorder<String>()

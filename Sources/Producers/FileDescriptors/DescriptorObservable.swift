@@ -5,7 +5,8 @@ import IndefiniteObservable
 ///
 /// It is an `IndefiniteObservable` with a two-channel observer, a small example of the generic
 /// core: the stream never completes, yet its subscriber learns that the data ended.
-/// ``values`` drops the status channel, to compose with the operators of `ValueObservable`.
+/// ``stream()`` drops the status channel, to compose with the operators of `ValueObservable`,
+/// as `stream()` of every other source does.
 ///
 /// - Threading: both channels are delivered on the actor that made the stream, one call at a
 ///   time and in order. The stream is not `Sendable`: subscribe and unsubscribe on that actor.
@@ -23,8 +24,8 @@ public final class DescriptorObservable<Value>: IndefiniteObservable<DescriptorO
   }
 
   /// The values alone, as a `ValueObservable`; each of its subscriptions subscribes this
-  /// stream and ignores the status channel.
-  public var values: ValueObservable<Value> {
+  /// stream and ignores the status channel. Delivered as the stream delivers: on its actor.
+  public func stream() -> ValueObservable<Value> {
     ValueObservable { observer in
       self.subscribe(next: observer.next).unsubscribe
     }

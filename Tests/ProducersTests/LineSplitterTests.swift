@@ -6,6 +6,25 @@ import Testing
 /// (cuts, CRLF, any chunking) are checked through the lines stream by `LineIntegrityTests`
 /// and against a plain reference split by the fuzz target in `Fuzz/`.
 @Suite(.checksLiveResources) struct LineSplitterTests {
+  @Test func aLineFeedIsFoundAtEveryPlaceOfAWordAmongBytesOfEveryValue() {
+    // The search reads eight bytes at a time: a line feed at each place of a word, after
+    // bytes of every value but CR (multi-byte text, bytes that are not UTF-8), in every chunk.
+    var generator = SeededGenerator(seed: 49)
+    let fillers: [UInt8] = [0x61, 0xC3, 0xA9, 0x8A, 0x0B, 0x09, 0xFF, 0x80, 0x00, 0x7F]
+    for _ in 0..<2_000 {
+      let bytes = (0..<Int.random(in: 0..<64, using: &generator)).map { _ in
+        Int.random(in: 0..<6, using: &generator) == 0
+          ? UInt8(0x0A) : fillers.randomElement(using: &generator)!
+      }
+      var splitter = LineSplitter()
+      var lines: [LineSplitter.Line] = []
+      splitter.split(bytes) { lines.append($0) }
+      let expected = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast()
+      #expect(lines.map(\.text) == expected.map { String(decoding: $0, as: UTF8.self) })
+      #expect(lines.map(\.byteCount) == expected.map { $0.count + 1 })
+    }
+  }
+
   @Test func eachLineSaysHowManyBytesItTookAndHowItEnded() throws {
     var splitter = try LineSplitter(maximumLineLength: 4)
     var lines: [LineSplitter.Line] = []

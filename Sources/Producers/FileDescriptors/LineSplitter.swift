@@ -111,7 +111,7 @@ public struct LineSplitter: Sendable {
   public mutating func split(_ bytes: UnsafeRawBufferPointer, _ body: (Line) -> Void) {
     var start = 0
     while start < bytes.count {
-      guard let newline = bytes[start...].firstIndex(of: 0x0A) else {
+      guard let newline = Self.firstNewline(in: bytes, from: start) else {
         pending.append(contentsOf: bytes[start...])
         cutPending(body)
         return
@@ -164,7 +164,7 @@ public struct LineSplitter: Sendable {
     while !rest.isEmpty {
       if !pending.isEmpty {
         // The end of a line begun earlier: the splitter knows its start.
-        guard let newline = rest.firstIndex(of: 0x0A) else { break }
+        guard let newline = Self.firstNewline(in: rest, from: 0) else { break }
         split(UnsafeRawBufferPointer(rebasing: rest[...newline]), body)
         rest = UnsafeRawBufferPointer(rebasing: rest[(newline + 1)...])
         continue
@@ -175,7 +175,7 @@ public struct LineSplitter: Sendable {
         rest = UnsafeRawBufferPointer(rebasing: rest[end...])
       }
       // The next line is not plain (or not complete): the splitter's way, then plain again.
-      guard let newline = rest.firstIndex(of: 0x0A) else { break }
+      guard let newline = Self.firstNewline(in: rest, from: 0) else { break }
       split(UnsafeRawBufferPointer(rebasing: rest[...newline]), body)
       rest = UnsafeRawBufferPointer(rebasing: rest[(newline + 1)...])
     }
@@ -190,6 +190,29 @@ public struct LineSplitter: Sendable {
     _ body: (Line) -> Void
   ) {
     bytes.withUnsafeBytes { split($0, plainLines: plainLines, body) }
+  }
+
+  /// The offset of the first LF at or after `start` in `bytes`, or nil: eight bytes at a time,
+  /// as `memchr` does (this file uses the standard library alone).
+  @inline(__always)
+  static func firstNewline(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    var index = start
+    while index + 8 <= bytes.count {
+      let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+      // A byte of `x` is zero where the word's is LF. `(x - ones) & ~x` sets the high bit of
+      // each zero byte (and maybe of bytes after one, through the borrow): the lowest set bit
+      // marks the first LF.
+      let x = word ^ (ones &* 0x0A)
+      let found = (x &- ones) & ~x & (ones &* 0x80)
+      if found != 0 { return index + found.trailingZeroBitCount / 8 }
+      index += 8
+    }
+    while index < bytes.count {
+      if bytes[index] == 0x0A { return index }
+      index += 1
+    }
+    return nil
   }
 
   /// Where the longest run of complete plain lines (ASCII, no CR, each at most `maximum`

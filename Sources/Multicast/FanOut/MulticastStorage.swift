@@ -26,7 +26,7 @@ import IndefiniteObservable
 /// between two takings of the lock, before the one that stores the value, and after it.
 ///
 /// A subscriber on a queue or an actor is an entry that hands each value to an ``ObserverGate``
-/// (``GateDelivery``): the package's one way across threads, for both
+/// (`GateDelivery`): the package's one way across threads, for both
 /// (`MulticastStorage+GateSubscriptions.swift`).
 ///
 /// `Sendable` only when `T` is, and then unchecked (a hand-proved claim of Multicast; it covers

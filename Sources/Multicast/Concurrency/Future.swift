@@ -117,8 +117,9 @@ public final class Future<Value: Sendable>: Sendable {
   ///   - target: Where `next` runs: a `DispatchQueue` or `.sendingThread`.
   ///   - next: Called once, with the value, on `target`.
   /// - Returns: The subscription, which any thread may end. Once the value has been delivered
-  ///   (on a queue, enqueued), the future lets go of `next`, and unsubscribing does nothing more
-  ///   (a value waiting on the queue is still dropped by it). Dropping it does not unsubscribe.
+  ///   (on a queue, once the queue has run it), the future lets go of `next`, and unsubscribing
+  ///   does nothing more (a value waiting on the queue is dropped by it). Dropping it does not
+  ///   unsubscribe.
   @discardableResult
   public func subscribe(
     on target: some DeliveryTarget,

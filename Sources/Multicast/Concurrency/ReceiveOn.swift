@@ -16,7 +16,8 @@ extension ValueObservable where T: Sendable {
   /// a queue. Apply operators before `receive(on:)`; operators after it belong in the closure.
   ///
   /// - Threading: subscribe where this stream lives, as to the stream itself. Each value is
-  ///   handed to `queue` with `async` when the stream sends it, and the send returns at once; on
+  ///   handed to `queue` with `async` when the stream sends it, through the subscriber's gate
+  ///   (as a multicast source's `subscribe(on: queue)` does), and the send returns at once; on
   ///   a serial queue the values arrive in the order sent. A value sent on `queue` itself also
   ///   waits for its turn, as in Combine.
   /// - Unsubscribe: ends the upstream subscription and drops the values still waiting for the

@@ -16,9 +16,8 @@ public struct ValuesOnQueue<T: Sendable> {
   ///   `ValueObservable.subscribe(_:)`.
   @discardableResult
   public func subscribe(_ next: @escaping @Sendable (T) -> Void) -> Subscription {
-    let queue = self.queue
-    return upstream.subscribe(through: ObserverGate(next)) { gate, value in
-      queue.async { gate.send(value) }
+    upstream.subscribe(through: ObserverGate(queue: queue, next)) { gate, value in
+      gate.send(value)
     }
   }
 
@@ -39,16 +38,13 @@ public struct ValuesOnQueue<T: Sendable> {
     _ owner: Owner,
     _ next: @escaping @Sendable (Owner, T) -> Void
   ) -> Subscription {
-    let queue = self.queue
     // The gate, for its own closure to close it; the cycle ends when it closes.
     let reference = LockedState<ObserverGate<T>?>(nil)
-    let gate = ObserverGate<T> { [weak owner] value in
+    let gate = ObserverGate<T>(queue: queue) { [weak owner] value in
       guard let owner else { return _ = reference.withLock { $0 }?.close() }
       next(owner, value)
     }
     reference.withLock { $0 = gate }
-    return upstream.subscribe(through: gate) { gate, value in
-      queue.async { gate.send(value) }
-    }
+    return upstream.subscribe(through: gate) { gate, value in gate.send(value) }
   }
 }

@@ -73,7 +73,7 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   // live inside the lock. An actor-bound closure, which need not be `Sendable`, is only called
   // on `actor`: by `send` when its caller is isolated to `actor` (statically, as
   // `SendingIsolation` records, or on the main queue for the main actor), or by a turn, which
-  // runs isolated to it. A `@Sendable` closure is called anywhere. Checked in debug builds: an
+  // runs isolated to it. A `@Sendable` closure is called anywhere (a queue's, on its queue). Checked in debug builds: an
   // inline delivery asserts that its caller runs on the actor (`assertIsolated`), which
   // IsolationAssertionTests.aGateDeliveringInlineOffItsActorStops sees fire in a child process;
   // a turn runs isolated to the actor by its type, or on the main queue under
@@ -89,6 +89,8 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   @usableFromInline let isBound: Bool
   // Whether the closure was sent to the gate (`serializing(_:)`): called one at a time.
   @usableFromInline let isSerial: Bool
+  // The queue a `@Sendable` closure runs on (`init(queue:_:)`); nil: on the sending thread.
+  @usableFromInline let queue: DispatchQueue?
   // A serialized closure's debug check: whether a call of it is under way.
   #if DEBUG
     private let inside = Atomic(false)
@@ -142,6 +144,7 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   ) {
     self.isBound = true
     self.isSerial = false
+    self.queue = nil
     self.state = LockedState(State(next: next, actor: isolation, buffering: buffering))
   }
 
@@ -150,6 +153,19 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   public init(_ next: @escaping @Sendable (Value) -> Void) {
     self.isBound = false
     self.isSerial = false
+    self.queue = nil
+    self.state = LockedState(State(next: next, actor: nil, buffering: .unbounded))
+  }
+
+  /// Creates an open gate to `next`, a closure that runs on `queue`: each send hands the value
+  /// to `queue` (`async`) and returns; there, `next` is called with it unless the gate has
+  /// closed meanwhile. The package's one delivery to a queue: `receive(on: queue)` and a
+  /// multicast source's `subscribe(on: queue)` both make one. Values sent from one thread
+  /// reach a serial queue in the order sent.
+  init(queue: DispatchQueue, _ next: @escaping @Sendable (Value) -> Void) {
+    self.isBound = false
+    self.isSerial = false
+    self.queue = queue
     self.state = LockedState(State(next: next, actor: nil, buffering: .unbounded))
   }
 
@@ -179,6 +195,7 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   private init(serial next: sending @escaping (Value) -> Void) {
     self.isBound = false
     self.isSerial = true
+    self.queue = nil
     self.state = LockedState(State(next: next, actor: nil, buffering: .unbounded))
   }
 
@@ -193,6 +210,7 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   private init(actor: any Actor, _ next: @escaping (Value) -> Void) {
     self.isBound = true
     self.isSerial = false
+    self.queue = nil
     self.state = LockedState(State(next: next, actor: actor, buffering: .unbounded))
   }
 
@@ -246,6 +264,7 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   func deliver(_ value: Value, isSenderOn: (any Actor) -> Bool) -> Bool {
     guard isBound else {
       if isSerial { return deliverSerially(value) }
+      if let queue { return deliver(value, on: queue) }
       guard let call = state.withLock({ Call($0.next, value) }) else { return false }
       call.run()
       return true
@@ -334,6 +353,15 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
       }
     }
     return isOpen
+  }
+
+  /// Hands `value` to the queue of a gate made with ``init(queue:_:)``, where the closure is
+  /// called with it unless the gate has closed by then.
+  @inlinable
+  func deliver(_ value: Value, on queue: DispatchQueue) -> Bool {
+    guard !isClosed else { return false }
+    queue.async { self.call(value) }
+    return true
   }
 
   /// Makes a call of a serialized closure; in debug builds, stops the program if another call

@@ -1,7 +1,8 @@
 import Synchronization
 
 /// The atomic words of one subscription to a multicast source: whether (and how) values are
-/// delivered to it, and how many deliveries it has left.
+/// delivered to it, and how many deliveries it has left: the package's one count of values
+/// (`limit:`), taken where each value is delivered (``MulticastStorage/takeDelivery(from:)``).
 ///
 /// They are an object apart from the ``MulticastEntry`` so that a subscription's disconnect can
 /// stop delivery without keeping the subscriber's closure alive. `Atomic` stored in a class has a
@@ -24,15 +25,21 @@ final class DeliveryState: Sendable {
   @usableFromInline let state: Atomic<Int>
   /// The deliveries a limited subscription has left.
   let remaining: Atomic<Int>
+  /// Whether the subscription ends after a number of deliveries (counted in ``remaining``).
+  let isLimited: Bool
   /// Where the entry is in its storage's list, so that removing it takes no search; -1 when it
   /// is in none. Read and written only under the storage's lock (atomic, with relaxed ordering,
   /// only so that this class stays `Sendable`).
   let slot: Atomic<Int>
 
-  /// Makes the words of a subscription that starts in `state` with `remaining` deliveries.
-  init(state: Int, remaining: Int) {
-    self.state = Atomic(state)
-    self.remaining = Atomic(remaining)
+  /// Makes the words of a subscription that ends after `limit` deliveries (nil for no limit):
+  /// ``ended`` at once for a limit of zero or less; otherwise ``active`` until its entry sets the
+  /// state it starts in.
+  @usableFromInline init(limit: Int?) {
+    let delivers = limit.map { $0 > 0 } ?? true
+    self.state = Atomic(delivers ? DeliveryState.active : DeliveryState.ended)
+    self.remaining = Atomic(limit ?? 0)
+    self.isLimited = limit != nil
     self.slot = Atomic(-1)
   }
 

@@ -3,15 +3,16 @@ import IndefiniteObservable
 
 /// One subscription to a multicast source, as its subscriber list holds it.
 ///
-/// An entry is kept by the list, by the snapshots of sends in progress and by deliveries waiting
-/// on a queue, and by nothing else: when it leaves the list and those finish, the subscriber's
-/// closure (and whatever it captured) is released. The subscription's disconnect keeps only the
-/// entry's ``state`` and ``id``.
+/// An entry is kept by the list and by the snapshots of sends in progress, and by nothing else:
+/// when it leaves the list and those finish, the subscriber's closure (and whatever it captured)
+/// is released. The subscription's disconnect keeps only the entry's ``state`` and ``id``. A
+/// subscriber on a queue or an actor is a closure that hands each value to its ``ObserverGate``
+/// (``GateDelivery``), which counts and delivers it there.
 ///
-/// Not `Sendable`: it crosses threads only inside its storage (the send snapshot, a queued
-/// delivery), whose hand-proved `Sendable` claim covers it: every stored property is a `let`
-/// except `owner`, written only by `init`, and `pending`, read and written only under the lock
-/// of the entry's storage.
+/// Not `Sendable`: it crosses threads only inside its storage (the send snapshot), whose
+/// hand-proved `Sendable` claim covers it: every stored property is a `let` except `owner`,
+/// written only by `init`, and `pending`, read and written only under the lock of the entry's
+/// storage.
 @usableFromInline
 final class MulticastEntry<T> {
   /// The subscriber of a plain subscription (a no-op for an owner-bound one).
@@ -22,9 +23,10 @@ final class MulticastEntry<T> {
   @usableFromInline let state: DeliveryState
   /// Identifies the entry in its list, for removal.
   let id: Int
-  /// Where values are delivered; on the sending thread when nil.
+  /// The queue whose gate the subscriber hands values to, for the description; nil otherwise.
   let queue: DispatchQueue?
-  /// Whether the subscription ends after a number of deliveries (counted in `state`).
+  /// Whether the send loop counts the subscription's limit (in `state`): a limited subscriber
+  /// that it calls itself. A gate's subscriber is counted where the gate delivers.
   let isLimited: Bool
   /// The state of a delivering subscription: ``DeliveryState/fast``,
   /// ``DeliveryState/bound`` or ``DeliveryState/active``.
@@ -40,7 +42,8 @@ final class MulticastEntry<T> {
     id: Int,
     subscriber: MulticastSubscriber<T>,
     queue: DispatchQueue?,
-    limit: Int?,
+    state: DeliveryState,
+    countsHere: Bool,
     replaying: Bool
   ) {
     self.id = id
@@ -56,15 +59,16 @@ final class MulticastEntry<T> {
       self.ownerID = ObjectIdentifier(owner)
     }
     self.queue = queue
-    self.isLimited = limit != nil
+    self.isLimited = countsHere && state.isLimited
     self.activeState =
-      switch (queue == nil && limit == nil, ownerID == nil) {
-      case (true, true): DeliveryState.fast
-      case (true, false): DeliveryState.bound
+      switch (isLimited, ownerID == nil) {
+      case (false, true): DeliveryState.fast
+      case (false, false): DeliveryState.bound
       default: DeliveryState.active
       }
-    self.state = DeliveryState(
-      state: replaying ? DeliveryState.replaying : activeState, remaining: limit ?? 0)
+    self.state = state
+    // Not yet shared: the lock that adds the entry publishes it.
+    state.state.store(replaying ? DeliveryState.replaying : activeState, ordering: .relaxed)
     LiveResources.opened(.multicastSubscribers)
   }
 

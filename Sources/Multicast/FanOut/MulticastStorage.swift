@@ -16,19 +16,22 @@ import IndefiniteObservable
 /// is copy-on-write, so nothing is allocated), store the value and count the send; it then
 /// releases the lock and calls each subscriber from that snapshot. Before each call it reads the
 /// entry's atomic state: a plain subscriber that is still subscribed is called directly; any
-/// other goes through `deliverSlowly` (queue, limit, owner, replay in progress). Unsubscribing
+/// other goes through `deliverSlowly` (limit, owner, replay in progress). Unsubscribing
 /// stores "ended" into that state before it removes the entry, so no delivery begins after
 /// `unsubscribe()` returns, at the price of one acquire load per delivery.
 ///
 /// **No callback under the lock.** Subscribers, and the deinits of anything this type releases
 /// (replaced last values, removed entries and the closures they hold), run after the lock is
-/// released. Calls into Dispatch (`async`) are the only work besides bookkeeping done under it.
-/// A current value's Observation observers (`ValueRegistrar`) are told of a write between two
-/// takings of the lock, before the one that stores the value, and after it.
+/// released. A current value's Observation observers (`ValueRegistrar`) are told of a write
+/// between two takings of the lock, before the one that stores the value, and after it.
+///
+/// A subscriber on a queue or an actor is an entry that hands each value to an ``ObserverGate``
+/// (`GateDelivery`): the package's one way across threads, for both
+/// (`MulticastStorage+GateSubscriptions.swift`).
 ///
 /// `Sendable` only when `T` is, and then unchecked (a hand-proved claim of Multicast; it covers
-/// the entries, which are not `Sendable`, and the queued deliveries): the list, the last value
-/// and the counters live inside the lock (`locked`), and the `pending` values of every entry are
+/// the entries, which are not `Sendable`): the list, the last value and the counters live
+/// inside the lock (`locked`), and the `pending` values of every entry are
 /// read and written only inside it too; the rest is immutable. The entries hold the caller's
 /// closures, which need not be `Sendable`: an `Emitter`'s or a `CurrentValue`'s storage is
 /// reached only through its owner and its subscriptions' disconnects, none of them `Sendable`,
@@ -266,7 +269,7 @@ public final class MulticastStorage<T> {
   }
 
   /// Delivers to an entry that the send loop does not call directly: one that has ended, lost
-  /// its owner, is receiving its replay, or has a queue or a limit.
+  /// its owner, is receiving its replay, or has a limit that it counts.
   @usableFromInline
   func deliverSlowly(_ value: T, to entry: MulticastEntry<T>) {
     var state = entry.state.delivery
@@ -285,40 +288,32 @@ public final class MulticastStorage<T> {
     } else if state == DeliveryState.bound {
       call(value, entry)
     } else if state == DeliveryState.active {
-      if let queue = entry.queue {
-        guard takeDelivery(from: entry) else { return }
-        enqueue(value, for: entry, on: queue)
-      } else {
-        callSynchronously(value, entry)
-      }
+      callSynchronously(value, entry)
     }
   }
 
   /// Calls the subscriber of `entry` on this thread, if its limit and owner allow.
   private func callSynchronously(_ value: T, _ entry: MulticastEntry<T>) {
-    guard takeDelivery(from: entry) else { return }
+    guard !entry.isLimited || takeDelivery(from: entry.state) else { return }
     call(value, entry)
   }
 
   /// Calls the subscriber unless its owner is gone, in which case the subscription ends.
-  fileprivate func call(_ value: T, _ entry: MulticastEntry<T>) {
+  private func call(_ value: T, _ entry: MulticastEntry<T>) {
     if !entry.call(value) { end(entry) }
   }
 
-  /// Delivers `value` to a queue subscriber; the delivery is dropped if the subscription has
-  /// ended by the time the queue runs it.
-  private func enqueue(_ value: T, for entry: MulticastEntry<T>, on queue: DispatchQueue) {
-    let delivery = QueuedDelivery(storage: self, entry: entry, value: value)
-    queue.async(execute: delivery.run)
-  }
-
-  /// Takes one of a limited subscription's deliveries; true for an unlimited one. Taking the
-  /// last delivery removes the entry from the list (it stays active, so that a last delivery
-  /// waiting on a queue still runs).
-  private func takeDelivery(from entry: MulticastEntry<T>) -> Bool {
-    guard entry.isLimited else { return true }
-    let before = entry.state.takeDelivery()
-    if before == 1 { remove(entry.state) }
+  /// Takes one of a limited subscription's deliveries, where the value is delivered: on the
+  /// sending thread for a subscriber that the send loop calls, on its actor or queue for one
+  /// that a gate delivers to. True for an unlimited subscription, and for a limited one with
+  /// deliveries left, exactly as many times as its limit, however many threads deliver at once.
+  /// Taking the last delivery removes the entry from the list (a gate's entry, let go of, closes
+  /// its gate), while the subscription stays active, so that the last value is delivered.
+  @usableFromInline
+  func takeDelivery(from state: DeliveryState) -> Bool {
+    guard state.isLimited else { return true }
+    let before = state.takeDelivery()
+    if before == 1 { remove(state) }
     return before > 0
   }
 
@@ -335,7 +330,8 @@ public final class MulticastStorage<T> {
     replay: Bool = false,
     limit: Int? = nil
   ) -> Disconnect {
-    let state = add(subscriber, reach: .oneIsolation, replay: replay, limit: limit)
+    let state = add(
+      subscriber, reach: .oneIsolation, replay: replay, state: DeliveryState(limit: limit))
     // The disconnect keeps the storage, not the emitter: when the emitter goes, its deinit ends
     // every subscription, so all that a subscription left behind keeps is this small object. A
     // strong reference rather than a weak one: a weak reference gives the storage a side table,
@@ -343,48 +339,43 @@ public final class MulticastStorage<T> {
     return { self.end(state) }
   }
 
-  /// Adds a subscriber and returns its entry's state, which says when the storage has ended
-  /// the subscription (by `endAll`, a limit or a lost owner); ``end(_:)-(DeliveryState)`` ends
-  /// it. Parameters as for ``subscribe(_:replay:limit:)``; `reach` says where the subscriber
-  /// may be called from, `queue` where it is called.
+  /// Adds a subscriber and returns `delivery`, its entry's state, which says when the storage
+  /// has ended the subscription (by `endAll`, a limit or a lost owner);
+  /// ``end(_:)-(DeliveryState)`` ends it. Parameters as for ``subscribe(_:replay:limit:)``;
+  /// `reach` says where the subscriber may be called from; `delivery` counts its limit, here
+  /// when `countsHere`, otherwise where its gate delivers (``takeDelivery(from:)``); `queue`,
+  /// for the description, is that of its gate.
+  ///
+  /// The replay is delivered on this thread, outside the lock, before any later send's value:
+  /// sends that reach the entry meanwhile park their values in it. A gate's subscriber receives
+  /// it as any value, handed to its gate, and so before those values on its queue or actor too.
   @usableFromInline
   func add(
     _ subscriber: MulticastSubscriber<T>,
     reach: Reach,
     queue: DispatchQueue? = nil,
     replay: Bool = false,
-    limit: Int? = nil
+    state delivery: DeliveryState,
+    countsHere: Bool = true
   ) -> DeliveryState {
     assert(
       reach == .anyThread || !kind.isSendable,
       "\(kind.rawValue)<\(T.self)>, which any thread may use, was given a subscriber of one isolation"
     )
-    if let limit, limit <= 0 {
-      return DeliveryState(state: DeliveryState.ended, remaining: 0)
-    }
+    // A limit of zero or less: ended from the start.
+    guard delivery.delivery != DeliveryState.ended else { return delivery }
     let (entry, replayed, overLimit, sweep, counted) = locked.withLock { state in
       state.nextID += 1
-      // A synchronous replay is delivered below, outside the lock; sends that reach the entry
-      // meanwhile park their values in it, so that the replay arrives first.
-      let replaysHere = replay && state.last != nil && queue == nil
+      let replaysHere = replay && state.last != nil
       let entry = MulticastEntry(
-        id: state.nextID, subscriber: subscriber, queue: queue, limit: limit,
-        replaying: replaysHere)
-      var keep = true
-      if replay, state.last != nil, let queue {
-        // Enqueued under the lock, so that they reach the queue before any later send's value.
-        for value in state.kept where keep {
-          if entry.isLimited { keep = entry.state.takeDelivery() > 1 }
-          enqueue(value, for: entry, on: queue)
-        }
-      }
-      if keep { state.append(entry) }
+        id: state.nextID, subscriber: subscriber, queue: queue, state: delivery,
+        countsHere: countsHere, replaying: replaysHere)
+      state.append(entry)
       let sweeps = state.count >= state.sweepAt
       // Until this sweep is done: one at a time is enough.
       if sweeps { state.sweepAt = Int.max }
       let overLimit = state.count > state.maxSubscribers && !state.hasWarned
-      let counted = keep ? state.countChange : nil
-      return (entry, replaysHere ? state.kept : [], overLimit, sweeps, counted)
+      return (entry, replaysHere ? state.kept : [], overLimit, sweeps, state.countChange)
     }
     counted?.report()
     // Amortized constant time: a sweep reads every owner, once the count has doubled since the
@@ -521,7 +512,7 @@ public final class MulticastStorage<T> {
       if entry.ownerID != nil {
         parts.append(entry.owner.map { "owner \(type(of: $0))" } ?? "owner gone")
       }
-      if entry.isLimited {
+      if entry.state.isLimited {
         parts.append("\(max(entry.state.remaining.load(ordering: .relaxed), 0)) values left")
       }
       lines.append("  " + parts.joined(separator: ", "))
@@ -667,34 +658,3 @@ public final class MulticastStorage<T> {
 }
 
 extension MulticastStorage: @unchecked Sendable where T: Sendable {}
-
-extension MulticastStorage where T: Sendable {
-  /// Adds a subscriber that may be called from any thread (on `queue`, or on the sending
-  /// thread when nil) and returns the `@Sendable` disconnect that ends it. Parameters as for
-  /// ``subscribe(_:replay:limit:)``.
-  func subscribe(
-    _ subscriber: MulticastSubscriber<T>,
-    queue: DispatchQueue?,
-    replay: Bool = false,
-    limit: Int? = nil
-  ) -> @Sendable () -> Void {
-    let state = add(subscriber, reach: .anyThread, queue: queue, replay: replay, limit: limit)
-    return { self.end(state) }
-  }
-}
-
-/// A value on its way to a queue subscriber.
-///
-/// `@unchecked Sendable`, under the storage's claim above: it carries the value and the
-/// subscriber across to the queue, which is what the subscriber asked for; the public APIs that
-/// take a queue require `T: Sendable` and a `@Sendable` closure.
-private struct QueuedDelivery<T>: @unchecked Sendable {
-  let storage: MulticastStorage<T>
-  let entry: MulticastEntry<T>
-  let value: T
-
-  @Sendable func run() {
-    guard entry.state.delivery != DeliveryState.ended else { return }
-    storage.call(value, entry)
-  }
-}

@@ -101,8 +101,10 @@ extension MulticastSource where Value: Sendable {
   ///   - target: Where `next` runs: a `DispatchQueue` or `.sendingThread`.
   ///   - replayingLast: Deliver the last value, if any, first; false for new values only. The
   ///     default is ``replaysLastByDefault``: false for emitters, true for current values.
-  ///   - limit: End the subscription after this many values delivered or enqueued (the
-  ///     replayed one included); nil for no limit. A limit of zero or less delivers nothing.
+  ///   - limit: End the subscription after this many values delivered (the replayed one
+  ///     included), counted where `next` runs: on a queue, as the queue runs them, so the
+  ///     subscription lasts until its last value is delivered; nil for no limit. A limit of
+  ///     zero or less delivers nothing.
   ///   - next: Called with each value, on `target`.
   /// - Returns: The subscription, which any thread may end; dropping it does not unsubscribe.
   @discardableResult
@@ -113,7 +115,7 @@ extension MulticastSource where Value: Sendable {
     _ next: @escaping @Sendable (Value) -> Void
   ) -> SendableSubscription {
     SendableSubscription(
-      _storage.subscribe(.plain(next), queue: target._queue, replay: replayingLast, limit: limit))
+      _storage.subscribe(on: target, replay: replayingLast, limit: limit, next))
   }
 
   /// Subscribes `next` bound to `owner`, to be called on `target` (see
@@ -133,8 +135,7 @@ extension MulticastSource where Value: Sendable {
     _ next: @escaping @Sendable (Owner, Value) -> Void
   ) -> SendableSubscription {
     SendableSubscription(
-      _storage.subscribe(
-        .bound(to: owner, next), queue: target._queue, replay: replayingLast, limit: limit))
+      _storage.subscribe(owner, on: target, replay: replayingLast, limit: limit, next))
   }
 }
 

@@ -209,6 +209,23 @@ import Testing
     #expect(emitter.subscriberCount == 0)
   }
 
+  /// A limit counts the values delivered, wherever the subscriber runs: on a queue, as the queue
+  /// runs them (as on an actor), so the subscription lasts until its last value is delivered.
+  @Test func aQueueSubscriptionsLimitCountsTheValuesItsQueueDelivers() {
+    let queue = DispatchQueue(label: "delivery")
+    let emitter = SendableEmitter<Int>()
+    let seen = Recorder<Int>()
+    queue.suspend()
+    emitter.subscribe(on: queue, limit: 1) { seen.append($0) }
+    emitter.send(1)
+    emitter.send(2)
+    #expect(emitter.subscriberCount == 1)
+    queue.resume()
+    queue.sync {}
+    #expect(seen.values == [1])
+    #expect(emitter.subscriberCount == 0)
+  }
+
   // MARK: Owners
 
   @Test func ownerBoundSubscriberReceivesTheOwnerWithEachValue() {

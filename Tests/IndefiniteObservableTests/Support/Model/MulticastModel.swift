@@ -9,8 +9,8 @@
 /// - A replayed value is delivered before `subscribe` returns; a value sent meanwhile (from the
 ///   replay's own callback) waits and arrives right after it. A queue subscriber's replay is
 ///   enqueued before any later value.
-/// - A limited subscription ends after that many values (enqueued ones, for a queue
-///   subscriber, whose last value still arrives); a limit of zero or less delivers nothing.
+/// - A limited subscription ends after that many values delivered (for a queue subscriber,
+///   counted on the queue, as they run); a limit of zero or less delivers nothing.
 /// - An owner-bound subscription ends when its owner is deallocated: never called after that.
 ///   The owner lives while one of its subscribers' callbacks runs, and while the `subscribe`
 ///   that it was passed to runs (its caller holds it).
@@ -116,12 +116,7 @@ final class MulticastModel: ModelWorld {
     sweepLostOwners()
     let replay = (alwaysReplays || spec.replayingLast) ? last : nil
     if let replay, spec.onQueue {
-      if subscriber.remaining != nil && take(subscriber, listed: false) == 1 {
-        subscriber.isListed = false
-        subscribers[handle] = subscriber
-      } else {
-        add(subscriber)
-      }
+      add(subscriber)
       queue.append((subscriber, replay))
     } else if let replay {
       subscriber.state = .replaying
@@ -172,7 +167,6 @@ final class MulticastModel: ModelWorld {
     case .replaying: subscriber.parked.append(value)
     case .active:
       if subscriber.onQueue {
-        if subscriber.remaining != nil && take(subscriber) <= 0 { return }
         queue.append((subscriber, value))
       } else {
         deliverNow(value, to: subscriber)
@@ -180,7 +174,7 @@ final class MulticastModel: ModelWorld {
     }
   }
 
-  /// Calls a synchronous subscriber, if its limit and owner allow.
+  /// Calls a subscriber (on the sending thread, or on its queue), if its limit and owner allow.
   private func deliverNow(_ value: Int, to subscriber: Subscriber) {
     if subscriber.remaining != nil && take(subscriber) <= 0 { return }
     call(subscriber, value)
@@ -188,10 +182,10 @@ final class MulticastModel: ModelWorld {
 
   /// Takes one of a limited subscription's deliveries; returns how many it had. The last
   /// one takes it off the list.
-  private func take(_ subscriber: Subscriber, listed: Bool = true) -> Int {
+  private func take(_ subscriber: Subscriber) -> Int {
     let before = subscriber.remaining!
     subscriber.remaining = before - 1
-    if before == 1 && listed { unlist(subscriber) }
+    if before == 1 { unlist(subscriber) }
     return before
   }
 
@@ -214,7 +208,7 @@ final class MulticastModel: ModelWorld {
       if subscriber.isGated {
         if subscriber.isGateOpen { call(subscriber, value) }
       } else if subscriber.state != .ended {
-        call(subscriber, value)
+        deliverNow(value, to: subscriber)
       }
     }
   }

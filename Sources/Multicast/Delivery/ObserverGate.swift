@@ -73,11 +73,11 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   // live inside the lock. An actor-bound closure, which need not be `Sendable`, is only called
   // on `actor`: by `send` when its caller is isolated to `actor` (statically, as
   // `SendingIsolation` records, or on the main queue for the main actor), or by a turn, which
-  // runs isolated to it. A `@Sendable` closure is called anywhere (a queue's, on its queue). Checked in debug builds: an
-  // inline delivery asserts that its caller runs on the actor (`assertIsolated`), which
-  // IsolationAssertionTests.aGateDeliveringInlineOffItsActorStops sees fire in a child process;
-  // a turn runs isolated to the actor by its type, or on the main queue under
-  // `MainActor.preconditionIsolated()`.
+  // runs isolated to it. A `@Sendable` closure is called anywhere (a queue's, on its queue).
+  // Checked in debug builds: an inline delivery asserts that its caller runs on the actor
+  // (`assertIsolated`), which IsolationAssertionTests.aGateDeliveringInlineOffItsActorStops sees
+  // fire in a child process; a turn runs isolated to the actor by its type, or on the main queue
+  // under `MainActor.preconditionIsolated()`.
   //
   // The path of a value (send, deliver, a turn, a call) is `@inlinable`, so that a source in
   // another module calls a gate specialized for its value type: unspecialized, each call looked

@@ -145,6 +145,29 @@ private final class Watched: Sendable {}
     #expect(bus.channelCount == 0)
   }
 
+  /// Channels filed and let go of by eight threads at once, as their subscribers come and go:
+  /// a subscriber present when a publish begins receives it, whichever thread's change of the
+  /// count the bus hears last.
+  @Test func aSubscriberPresentWhenAPublishBeginsReceivesItWhileOthersComeAndGo() {
+    let bus = TopicBus()
+    let player = Player()
+    let missed = Recorder<Int>()
+    DispatchQueue.concurrentPerform(iterations: 8) { thread in
+      for round in 0..<300 {
+        let payload = thread * 1_000 + round
+        let heard = Recorder<Int>()
+        let subscription = bus.source(for: .score, from: round.isMultiple(of: 2) ? player : nil)
+          .subscribe(on: .sendingThread) { heard.record($0.payload) }
+        bus.publish(.score, payload, from: player)
+        subscription.unsubscribe()
+        if !heard.values.contains(payload) { missed.record(payload) }
+      }
+    }
+    #expect(missed.values.isEmpty)
+    #expect(bus.heldChannelCount == 0)
+    #expect(bus.channelCount == 0)
+  }
+
   @Test func theBusDoesNotGrowWithOneOffSendersAndTopics() {
     let bus = TopicBus()
     for round in 0..<500 {

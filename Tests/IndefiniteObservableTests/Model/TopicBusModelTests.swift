@@ -497,7 +497,7 @@ private struct WeakParty {
 ///   ends the subscription.
 /// - An owner-bound subscription receives nothing once its owner is gone, or once the owner's
 ///   subscriptions to its topic are ended; its handler is passed the owner.
-/// - `once` takes the next event that passes the filter and the owner, then ends.
+/// - `limit: 1` (`once`) takes the next event that passes the filter and the owner, then ends.
 /// - Once an unsubscribe returns, no handler it removed is called again, even by a publish
 ///   under way; a subscription made during a publish does not receive it.
 private final class BusModel {
@@ -508,7 +508,7 @@ private final class BusModel {
     let sender: Int?
     let owner: Int?
     let once: Bool
-    /// Whether it was made with `events(_:from:)`.
+    /// Whether it was made by subscribing to `stream()`.
     let viaStream: Bool
     /// What the subscriber does on its first event; nil once done, or if nothing.
     var reaction: BusStep?

@@ -250,7 +250,7 @@ private final class PartyBox: @unchecked Sendable {
       bus.source(for: topic).subscribe(Party()) { _, event in self.received &+= event.payload }
       bus.publish(topic, cycle)
     case 3:
-      // So does the filtered sender.
+      // The sender goes at once too: the subscription ends as it is made.
       bus.source(for: topic, from: Party()).subscribe { self.received &+= $0.payload }
       bus.publish(topic, cycle)
     case 4:

@@ -37,8 +37,10 @@ import Synchronization
 ///   sender is gone. The bus keeps a topic's subscribers until their subscriptions end, and
 ///   keeps no event: an event, and the sender it names, are released when the publish returns
 ///   (or, for a subscriber that it reaches after a hop, once it has been delivered). A
-///   subscription does not keep the bus alive. The bus does not grow with topics or senders
-///   that have no subscriber and no source handed out.
+///   subscription does not keep the bus alive. The bus does not grow with topics and senders
+///   used once: a channel is let go of when it has no subscriber left, and its entry leaves
+///   the bus then, or, when a source of it outlived its last subscriber, at the next sweep
+///   after that source is gone.
 /// - Cost: each (topic, sender) pair with subscribers is one ``SendableEmitter``, found by a
 ///   dictionary lookup: a publish from a sender reaches that sender's subscribers and every
 ///   sender's, and checks no other subscriber. Publishing takes the bus's lock once to find the

@@ -2,8 +2,8 @@ import Dispatch
 
 /// Where a `@Sendable` subscriber runs when it is not bound to an actor: a `DispatchQueue`, or
 /// the sending thread (``SynchronousDelivery/sendingThread``). It is the type of the `on:`
-/// argument of every source's and ``TopicBus``'s `subscribe(on:)`, so that each is written
-/// once for both.
+/// argument of every source's `subscribe(on:)` (a ``TopicBus``'s topics included), so that each
+/// is written once for both.
 ///
 /// ```swift
 /// let load = SendableEmitter<Int>()

@@ -2,8 +2,8 @@ import IndefiniteObservable
 
 /// What the storage's entry of an actor-bound subscription holds: it hands each value to the
 /// gate, and closes the gate when the storage lets go of the entry, which releases the
-/// subscriber's closure (a `TopicBus` subscription's closure keeps its subscription, so an entry
-/// that the storage ends by itself would otherwise leave a cycle).
+/// subscriber's closure (a closure that keeps its own subscription, so that it can end it, would
+/// otherwise leave a cycle when the storage ends the entry by itself).
 @usableFromInline
 final class GateDelivery<T: Sendable>: Sendable {
   @usableFromInline let gate: ObserverGate<T>

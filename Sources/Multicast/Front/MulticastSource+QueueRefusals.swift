@@ -40,39 +40,6 @@ extension MulticastSource where Value: Sendable {
   ) -> Subscription { fatalError("unavailable") }
 }
 
-extension TopicBus {
-  /// Refused: `on:` takes a `DispatchQueue` or `.sendingThread`, not another queue type.
-  @available(
-    *, unavailable,
-    message: """
-      'on:' takes a DispatchQueue (or .sendingThread on a sendable source), not an \
-      OperationQueue, a RunLoop or an actor: pass a DispatchQueue, or subscribe without 'on:' \
-      in main-actor code to run on the main actor
-      """
-  )
-  @discardableResult
-  public func subscribe<Payload, Queue: AnyObject>(
-    to topic: Topic<Payload>, from sender: (any AnyObject & Sendable)? = nil, once: Bool = false,
-    on queue: Queue, _ handler: @escaping @Sendable (TopicEvent<Payload>) -> Void
-  ) -> Subscription { fatalError("unavailable") }
-
-  /// Refused: `on:` takes a `DispatchQueue` or `.sendingThread`, not another queue type.
-  @available(
-    *, unavailable,
-    message: """
-      'on:' takes a DispatchQueue (or .sendingThread on a sendable source), not an \
-      OperationQueue, a RunLoop or an actor: pass a DispatchQueue, or subscribe without 'on:' \
-      in main-actor code to run on the main actor
-      """
-  )
-  @discardableResult
-  public func subscribe<Owner: AnyObject & Sendable, Payload, Queue: AnyObject>(
-    _ owner: Owner, to topic: Topic<Payload>, from sender: (any AnyObject & Sendable)? = nil,
-    once: Bool = false, on queue: Queue,
-    _ handler: @escaping @Sendable (Owner, TopicEvent<Payload>) -> Void
-  ) -> Subscription { fatalError("unavailable") }
-}
-
 extension ValueObservable where T: Sendable {
   /// Refused: `receive(on:)` takes a `DispatchQueue` or `MainActor.shared`, not another queue
   /// type.

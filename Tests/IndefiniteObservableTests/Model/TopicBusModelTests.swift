@@ -1,10 +1,11 @@
 import IndefiniteObservable
-import Multicast
 import TestSupport
 import Testing
 
-/// Random scripts of subscribing (plain, filtered by sender, `once`, owner-bound, and through
-/// `events(_:from:)`), publishing with and without a sender, every way of unsubscribing, owners
+@testable import Multicast
+
+/// Random scripts of subscribing (plain, filtered by sender, `limit: 1`, owner-bound, and through
+/// `stream()`, each to `source(for:from:)`), publishing with and without a sender, every way of unsubscribing, owners
 /// and senders let go of, and reactions from handlers (subscribing, unsubscribing, publishing on
 /// another topic), run on a fresh `TopicBus` and on ``BusModel``, a plain rendering of what
 /// `TopicBus`'s documentation promises. After every step they must agree on every delivery, in
@@ -46,8 +47,9 @@ import Testing
   }
 
   /// The model is not a copy of the implementation: it says what the documentation says, here
-  /// that a subscriber added during a publish does not receive it, that a sender filter lets
-  /// only that sender's events through, and that `once` takes the next matching event only.
+  /// that a subscriber added during a publish does not receive it, that a source of one sender
+  /// carries only that sender's events, after every sender's subscribers, and that `limit: 1`
+  /// takes the next of them only.
   @Test func theModelFollowsTheDocumentation() {
     let script = BusScript(
       topics: 2, owners: 1, senders: 2,
@@ -66,7 +68,7 @@ import Testing
       model.log == [
         "#0 <- 1 on a",
         "#0 <- 2 on a from s1", "#2 <- 2 on a from s1",
-        "#0 <- 3 on a from s0", "#1 <- 3 on a from s0 to o0", "#2 <- 3 on a from s0",
+        "#0 <- 3 on a from s0", "#2 <- 3 on a from s0", "#1 <- 3 on a from s0 to o0",
         "#0 <- 4 on a from s0", "#2 <- 4 on a from s0",
       ])
   }
@@ -84,9 +86,9 @@ private struct BusSubscription: CustomStringConvertible {
   var sender: Int?
   /// The owner the subscription is bound to, if any.
   var owner: Int?
-  /// Whether the subscription takes only the next matching event (`once: true`).
+  /// Whether the subscription takes only the next matching event (`limit: 1`).
   var once = false
-  /// Whether it is made by subscribing to `events(_:from:)` (no owner, not `once`).
+  /// Whether it is made by subscribing to `stream()` (no owner, not `once`).
   var viaStream = false
   /// What the handler does on its first delivery, if anything.
   var reaction: BusStep?
@@ -94,7 +96,7 @@ private struct BusSubscription: CustomStringConvertible {
   /// The subscription as a script prints it.
   var description: String {
     var parts = ["to \(topicNames[topic])"]
-    if viaStream { parts.append("via events()") }
+    if viaStream { parts.append("via stream()") }
     if let sender { parts.append("from s\(sender)") }
     if let owner { parts.append("owned by o\(owner)") }
     if once { parts.append("once") }
@@ -424,6 +426,7 @@ private struct WeakParty {
       weak let sender = senders[number]
       senders[number] = nil
       if let sender { log.append("\(sender.name) outlived its last reference") }
+      _ = bus.channelCount  // the sweep that a growing bus makes by itself
     case .unsubscribeEverything:
       for subscription in subscriptions { subscription.unsubscribe() }
     }
@@ -448,18 +451,18 @@ private struct WeakParty {
     handlers.append(WeakParty(party: handler))
     let made: Subscription
     if subscription.viaStream {
-      made = bus.events(topic, from: sender).subscribe { [unowned self] event in
+      made = bus.source(for: topic, from: sender).stream().subscribe { [unowned self] event in
         withExtendedLifetime(handler) { self.received(event, by: number, owner: nil) }
       }
     } else if let owner {
       made = Subscription(
-        bus.subscribe(owner, to: topic, from: sender, once: subscription.once) {
+        bus.source(for: topic, from: sender).subscribe(owner, limit: subscription.once ? 1 : nil) {
           [unowned self] owner, event in
           withExtendedLifetime(handler) { self.received(event, by: number, owner: owner) }
         })
     } else {
       made = Subscription(
-        bus.subscribe(to: topic, from: sender, once: subscription.once) {
+        bus.source(for: topic, from: sender).subscribe(limit: subscription.once ? 1 : nil) {
           [unowned self] event in
           withExtendedLifetime(handler) { self.received(event, by: number, owner: nil) }
         })
@@ -486,13 +489,15 @@ private struct WeakParty {
 
 /// What `TopicBus`'s documentation says a script does, with plain arrays.
 ///
-/// - Subscribers of a topic are called in subscription order, synchronously, by every publish
-///   on it that begins while they are subscribed.
+/// - Subscribers of a topic are called synchronously by every publish on it that begins while
+///   they are subscribed: those of every sender's events first, then those of the publish's
+///   sender, each in subscription order.
 /// - A sender filter lets through only events published by that sender; once the sender is
-///   gone, nothing.
+///   gone, nothing, and the bus's sweep (which the script makes when it lets go of a sender)
+///   ends the subscription.
 /// - An owner-bound subscription receives nothing once its owner is gone, or once the owner's
 ///   subscriptions to its topic are ended; its handler is passed the owner.
-/// - `once` takes the next event that passes the filter and the owner, then ends.
+/// - `limit: 1` (`once`) takes the next event that passes the filter and the owner, then ends.
 /// - Once an unsubscribe returns, no handler it removed is called again, even by a publish
 ///   under way; a subscription made during a publish does not receive it.
 private final class BusModel {
@@ -503,14 +508,14 @@ private final class BusModel {
     let sender: Int?
     let owner: Int?
     let once: Bool
-    /// Whether it was made with `events(_:from:)`.
+    /// Whether it was made by subscribing to `stream()`.
     let viaStream: Bool
     /// What the subscriber does on its first event; nil once done, or if nothing.
     var reaction: BusStep?
     /// Whether it is still subscribed.
     var active = true
-    /// Whether a publish on its topic began after its owner or its filtered sender was let go
-    /// of, which removes it.
+    /// Whether a publish that reaches it began after its owner was let go of, or the bus swept
+    /// after its filtered sender was, which removes it.
     var swept = false
   }
 
@@ -564,6 +569,9 @@ private final class BusModel {
       ownerAlive[owner] = false
     case .dropSender(let sender):
       senderAlive[sender] = false
+      for number in subscribers.indices where subscribers[number].sender == sender {
+        subscribers[number].swept = true
+      }
     case .unsubscribeEverything:
       for number in subscribers.indices { subscribers[number].active = false }
     }
@@ -578,8 +586,9 @@ private final class BusModel {
 
   /// Whether the bus must still keep the handler of subscription `number` (true), must have
   /// released it (false), or may do either (nil): it keeps a handler until its subscription
-  /// ends, and removes one whose owner or filtered sender is gone at the next publish on its
-  /// topic. Streams are left out: their handlers are also held by the stream's subscription.
+  /// ends, removes one whose owner is gone at the next publish that reaches it, and one whose
+  /// filtered sender is gone at the bus's sweep. Streams are left out: their handlers are also
+  /// held by the stream's subscription.
   func keepsHandler(_ number: Int) -> Bool? {
     let subscriber = subscribers[number]
     if subscriber.viaStream { return nil }
@@ -587,10 +596,15 @@ private final class BusModel {
     return isOrphaned(subscriber) ? nil : true
   }
 
-  /// Delivers `publication` to the subscribers present when it begins.
+  /// Delivers `publication` to the subscribers present when it begins: every sender's, then
+  /// the publication's sender's.
   private func publish(_ publication: BusPublication) {
-    let present = subscribers.indices.filter {
-      subscribers[$0].active && subscribers[$0].topic == publication.topic
+    let senders: [Int?] = [nil] + (publication.sender.map { [$0] } ?? [])
+    let present = senders.flatMap { sender in
+      subscribers.indices.filter {
+        subscribers[$0].active && subscribers[$0].topic == publication.topic
+          && subscribers[$0].sender == sender
+      }
     }
     for number in present {
       let subscriber = subscribers[number]
@@ -599,7 +613,6 @@ private final class BusModel {
         subscribers[number].swept = true
         continue
       }
-      if let sender = subscriber.sender, publication.sender != sender { continue }
       if subscriber.once { subscribers[number].active = false }
       log.append(
         delivery(

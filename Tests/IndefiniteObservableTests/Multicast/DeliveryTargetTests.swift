@@ -57,10 +57,11 @@ import Testing
     let bus = TopicBus()
     let topic = Topic<Int>("DeliveryTargetTests")
     let counter = Counter()
-    let onThread = bus.subscribe(to: topic, on: .sendingThread) { event in
+    let onThread = bus.source(for: topic).subscribe(on: .sendingThread) { event in
       counter.count.withLock { $0 += event.payload }
     }
-    let onQueue = bus.subscribe(counter, to: topic, on: DispatchQueue.global()) { counter, event in
+    let onQueue = bus.source(for: topic).subscribe(counter, on: DispatchQueue.global()) {
+      counter, event in
       counter.count.withLock { $0 += event.payload * 10 }
     }
     bus.publish(topic, 1)

@@ -20,7 +20,7 @@ import Testing
     let bus = TopicBus()
     let stable = (0..<3).map { _ in Recorder<Int>() }
     for recorder in stable {
-      bus.subscribe(to: Self.topic, on: Self.delivery) { recorder.record($0.payload) }
+      bus.source(for: Self.topic).subscribe(on: Self.delivery) { recorder.record($0.payload) }
     }
     let violations = Recorder<String>()
     let group = DispatchGroup()
@@ -36,7 +36,7 @@ import Testing
       DispatchQueue.global().async(group: group) {
         for round in 0..<1000 {
           let marker = -(c * 1000 + round + 1)
-          let subscription = bus.subscribe(to: Self.topic, on: Self.delivery) { event in
+          let subscription = bus.source(for: Self.topic).subscribe(on: Self.delivery) { event in
             if event.payload == marker { violations.record("delivered after unsubscribe") }
           }
           subscription.unsubscribe()
@@ -49,10 +49,10 @@ import Testing
       for round in 0..<1000 {
         let owner = Owner()
         let marker = -(100_000 + round)
-        bus.subscribe(owner, to: Self.topic, on: Self.delivery) { _, event in
+        bus.source(for: Self.topic).subscribe(owner, on: Self.delivery) { _, event in
           if event.payload == marker { violations.record("owner delivered after unsubscribeAll") }
         }
-        bus.subscribe(owner, to: Self.topic, once: true, on: Self.delivery) { _, _ in }
+        bus.source(for: Self.topic).subscribe(owner, on: Self.delivery, limit: 1) { _, _ in }
         if round.isMultiple(of: 2) {
           bus.unsubscribe(owner)
         } else {
@@ -90,7 +90,9 @@ import Testing
     }
     DispatchQueue.global().async(group: group) {
       for recorder in counts {
-        bus.subscribe(to: Self.topic, once: true, on: Self.delivery) { recorder.record($0.payload) }
+        bus.source(for: Self.topic).subscribe(on: Self.delivery, limit: 1) {
+          recorder.record($0.payload)
+        }
       }
     }
     #expect(group.wait(timeout: .now() + 60) == .success)
@@ -104,11 +106,11 @@ import Testing
     for _ in 0..<100 {
       let bus = TopicBus()
       let seen = Recorder<Int>()
-      let subscription = bus.subscribe(to: Self.topic, on: Self.delivery) {
+      let subscription = bus.source(for: Self.topic).subscribe(on: Self.delivery) {
         seen.record($0.payload)
       }
       let other = Recorder<Int>()
-      bus.subscribe(to: Self.topic, on: Self.delivery) { other.record($0.payload) }
+      bus.source(for: Self.topic).subscribe(on: Self.delivery) { other.record($0.payload) }
       DispatchQueue.concurrentPerform(iterations: 4) { _ in subscription.unsubscribe() }
       bus.publish(Self.topic, 1)
       Self.delivery.sync {}

@@ -1,8 +1,9 @@
 import Dispatch
 import IndefiniteObservable
-import Multicast
 import TestSupport
 import Testing
+
+@testable import Multicast
 
 extension Topic where Payload == Int {
   fileprivate static var count: Topic { Topic("count") }
@@ -21,7 +22,7 @@ private final class Party: Sendable {}
     let bus = TopicBus()
     let topic = Topic<Parcel>("parcel")
     let received = Counter()
-    bus.subscribe(to: topic) { _ in received.increment() }
+    bus.source(for: topic).subscribe { _ in received.increment() }
     weak var weakParcel: Parcel?
     weak var weakSender: Party?
     do {
@@ -40,7 +41,7 @@ private final class Party: Sendable {}
     let bus = TopicBus()
     let received = Counter()
     let subscriptions = (0..<250).map { _ in
-      bus.subscribe(to: .count) { _ in received.increment() }
+      bus.source(for: .count).subscribe { _ in received.increment() }
     }
     bus.publish(.count, 1)
     #expect(received.value == 250)
@@ -54,7 +55,9 @@ private final class Party: Sendable {}
       let other = Party()
       let seen = Recorder<Int>()
       let delivery = DispatchQueue(label: "once")
-      bus.subscribe(to: .count, from: mine, once: true, on: delivery) { seen.record($0.payload) }
+      bus.source(for: .count, from: mine).subscribe(on: delivery, limit: 1) {
+        seen.record($0.payload)
+      }
       DispatchQueue.concurrentPerform(iterations: 8) { thread in
         for i in 0..<200 { bus.publish(.count, thread * 1000 + i, from: other) }
         if thread == 3 { bus.publish(.count, -1, from: mine) }
@@ -70,14 +73,14 @@ private final class Party: Sendable {}
     // unsubscribes `second` and publishes: no lock of the bus may be held at that moment.
     let bus = TopicBus()
     let seen = Recorder<Int>()
-    let second = bus.subscribe(to: .count) { seen.record($0.payload) }
+    let second = bus.source(for: .count).subscribe { seen.record($0.payload) }
     let first: SendableSubscription
     do {
       let onRelease = OnRelease {
         second.unsubscribe()
         bus.publish(.count, 99)
       }
-      first = bus.subscribe(to: .count) { _ in _ = onRelease }
+      first = bus.source(for: .count).subscribe { _ in _ = onRelease }
     }
     first.unsubscribe()  // releases the handler and runs the deinit, on this thread
     bus.publish(.count, 1)
@@ -93,12 +96,12 @@ private final class Party: Sendable {}
     box.party = Party()
     do {
       let onRelease = OnRelease { bus.publish(.count, 100) }
-      bus.subscribe(box.party!, to: .count) { _, event in
+      bus.source(for: .count).subscribe(box.party!) { _, event in
         _ = onRelease
         seen.record("owned \(event.payload)")
       }
     }
-    let dropper = bus.subscribe(to: .count) { event in
+    let dropper = bus.source(for: .count).subscribe { event in
       seen.record("dropper \(event.payload)")
       if event.payload == 1 { box.party = nil }
     }
@@ -118,7 +121,7 @@ private final class Party: Sendable {}
     let topic = Topic<String>("title")
     let owner = Party()
     let shown = Recorder<String>()
-    bus.subscribe(owner, to: topic) { _, event in shown.record(event.payload) }
+    bus.source(for: topic).subscribe(owner) { _, event in shown.record(event.payload) }
     onAnotherThread {
       for i in 0..<5 { bus.publish(topic, "\(i)") }
     }
@@ -134,13 +137,13 @@ private final class Party: Sendable {}
     let owner = Party()
     let keeper = Party()
     let shown = Recorder<String>()
-    bus.subscribe(owner, to: topic) { _, event in
+    bus.source(for: topic).subscribe(owner) { _, event in
       shown.record("owner \(event.payload)")
     }
-    bus.subscribe(owner, to: other) { _, event in
+    bus.source(for: other).subscribe(owner) { _, event in
       shown.record("owner \(event.payload)")
     }
-    bus.subscribe(keeper, to: topic) { _, event in
+    bus.source(for: topic).subscribe(keeper) { _, event in
       shown.record("keeper \(event.payload)")
     }
     onAnotherThread {
@@ -154,7 +157,7 @@ private final class Party: Sendable {}
     bus.unsubscribe(keeper)
   }
 
-  @Test @MainActor func aMainActorHandlerIsReleasedAtThePublishThatFindsItsSenderGone() {
+  @Test @MainActor func aMainActorHandlerIsReleasedAtTheSweepThatFindsItsSenderGone() {
     // The subscription is kept, not unsubscribed: the bus alone must let go of the handler.
     let bus = TopicBus()
     let topic = Topic<String>("title")
@@ -164,10 +167,11 @@ private final class Party: Sendable {}
       let sender = Party()
       let captured = Parcel()
       weakCaptured = captured
-      subscription = bus.subscribe(to: topic, from: sender) { _ in _ = captured }
+      subscription = bus.source(for: topic, from: sender).subscribe { _ in _ = captured }
     }
     #expect(weakCaptured != nil)
     bus.publish(topic, "x")
+    _ = bus.channelCount  // sweeps, as filing channels does once their number has doubled
     #expect(weakCaptured == nil)
     withExtendedLifetime(subscription) {}
   }
@@ -177,9 +181,9 @@ private final class Party: Sendable {}
     let topic = Topic<String>("title")
     let owner = Party()
     let shown = Recorder<String>()
-    bus.subscribe(owner, to: topic) { _, event in shown.record("old \(event.payload)") }
+    bus.source(for: topic).subscribe(owner) { _, event in shown.record("old \(event.payload)") }
     bus.unsubscribe(owner, from: topic)
-    bus.subscribe(owner, to: topic) { _, event in shown.record("new \(event.payload)") }
+    bus.source(for: topic).subscribe(owner) { _, event in shown.record("new \(event.payload)") }
     bus.publish(topic, "x")
     #expect(shown.values == ["new x"])
     bus.unsubscribe(owner)
@@ -237,25 +241,27 @@ private final class PartyBox: @unchecked Sendable {
     let topic = Topic<Int>("a topic used once, number \(cycle)")
     switch cycle % 8 {
     case 0:
-      bus.subscribe(to: topic) { self.received &+= $0.payload }.unsubscribe()
+      bus.source(for: topic).subscribe { self.received &+= $0.payload }.unsubscribe()
     case 1:
-      bus.subscribe(to: topic, once: true) { self.received &+= $0.payload }
+      bus.source(for: topic).subscribe(limit: 1) { self.received &+= $0.payload }
       bus.publish(topic, cycle)
     case 2:
       // The owner goes at once; the next publish removes its subscription.
-      bus.subscribe(Party(), to: topic) { _, event in self.received &+= event.payload }
+      bus.source(for: topic).subscribe(Party()) { _, event in self.received &+= event.payload }
       bus.publish(topic, cycle)
     case 3:
-      // So does the filtered sender.
-      bus.subscribe(to: topic, from: Party()) { self.received &+= $0.payload }
+      // The sender goes at once too: the subscription ends as it is made.
+      bus.source(for: topic, from: Party()).subscribe { self.received &+= $0.payload }
       bus.publish(topic, cycle)
     case 4:
       let owner = Party()
-      bus.subscribe(owner, to: topic) { _, event in self.received &+= event.payload }
+      bus.source(for: topic).subscribe(owner) { _, event in self.received &+= event.payload }
       bus.unsubscribe(owner, from: topic)
     case 5:
       let owner = Party()
-      bus.subscribe(owner, to: topic, once: true) { _, event in self.received &+= event.payload }
+      bus.source(for: topic).subscribe(owner, limit: 1) { _, event in
+        self.received &+= event.payload
+      }
       // `unsubscribeAll` visits every topic: were topics never dropped, calling it every time
       // would make this test quadratic rather than failing.
       if cycle % 1024 == 5 {
@@ -265,10 +271,10 @@ private final class PartyBox: @unchecked Sendable {
       }
     case 6:
       let owner = Party()
-      bus.subscribe(owner, to: topic) { _, _ in }
+      bus.source(for: topic).subscribe(owner) { _, _ in }
       bus.unsubscribe(owner, from: topic)
     default:
-      bus.events(topic).subscribe { self.received &+= $0.payload }.unsubscribe()
+      bus.source(for: topic).stream().subscribe { self.received &+= $0.payload }.unsubscribe()
     }
   }
 }

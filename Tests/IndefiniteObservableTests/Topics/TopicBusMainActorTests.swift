@@ -18,7 +18,7 @@ import Testing
   @Test @MainActor func anEventPublishedOnTheMainActorIsDeliveredBeforePublishReturns() {
     let bus = TopicBus()
     let screen = Screen()
-    bus.subscribe(to: topic) { screen.shown.append($0.payload) }
+    bus.source(for: topic).subscribe { screen.shown.append($0.payload) }
     bus.publish(topic, "now")
     #expect(screen.shown == ["now"])
   }
@@ -27,7 +27,7 @@ import Testing
     let bus = TopicBus()
     let screen = Screen()
     let topic = self.topic
-    bus.subscribe(to: topic) { event in
+    bus.source(for: topic).subscribe { event in
       MainActor.preconditionIsolated()
       screen.shown.append(event.payload)
     }
@@ -40,7 +40,7 @@ import Testing
     let bus = TopicBus()
     let screen = Screen()
     let topic = self.topic
-    bus.subscribe(to: topic) { screen.shown.append($0.payload) }
+    bus.source(for: topic).subscribe { screen.shown.append($0.payload) }
     onAnotherThread {
       bus.publish(topic, "1")
       bus.publish(topic, "2")
@@ -57,7 +57,7 @@ import Testing
     let screen = Screen()
     let topic = self.topic
     // The handler captures the bus, so the test ends its subscription itself.
-    let subscription = bus.subscribe(to: topic) { event in
+    let subscription = bus.source(for: topic).subscribe { event in
       screen.shown.append(event.payload)
       if event.payload == "1" { bus.publish(topic, "2") }  // queued until 1 is done
       screen.shown.append("end \(event.payload)")
@@ -71,7 +71,7 @@ import Testing
     let bus = TopicBus()
     let controller = ViewController()
     let topic = self.topic
-    bus.subscribe(controller, to: topic) { me, event in me.title = event.payload }
+    bus.source(for: topic).subscribe(controller) { me, event in me.title = event.payload }
     bus.publish(topic, "Inbox")
     #expect(controller.title == "Inbox")
     onAnotherThread { bus.publish(topic, "Sent") }
@@ -89,7 +89,7 @@ import Testing
     do {
       let controller = ViewController()
       weakController = controller
-      bus.subscribe(controller, to: topic) { _, event in
+      bus.source(for: topic).subscribe(controller) { _, event in
         screen.shown.append(event.payload)
       }
       onAnotherThread { bus.publish(topic, "queued") }
@@ -103,7 +103,7 @@ import Testing
     let bus = TopicBus()
     let screen = Screen()
     let topic = self.topic
-    bus.subscribe(to: topic, once: true) { screen.shown.append($0.payload) }
+    bus.source(for: topic).subscribe(limit: 1) { screen.shown.append($0.payload) }
     DispatchQueue.concurrentPerform(iterations: 8) { bus.publish(topic, "\($0)") }
     #expect(await eventually { screen.shown.count == 1 })
     bus.publish(topic, "main")
@@ -115,7 +115,7 @@ import Testing
     let bus = TopicBus()
     let screen = Screen()
     let topic = self.topic
-    let subscription = bus.subscribe(to: topic) { screen.shown.append($0.payload) }
+    let subscription = bus.source(for: topic).subscribe { screen.shown.append($0.payload) }
     onAnotherThread {
       for i in 0..<5 { bus.publish(topic, "\(i)") }
     }

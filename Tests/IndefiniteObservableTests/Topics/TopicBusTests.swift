@@ -25,8 +25,8 @@ private final class Party: Sendable {}
     let sender = Party()
     let first = Recorder<TopicEvent<Login>>()
     let second = Recorder<TopicEvent<Login>>()
-    bus.subscribe(to: .loggedIn, first.record)
-    bus.subscribe(to: .loggedIn, second.record)
+    bus.source(for: .loggedIn).subscribe(first.record)
+    bus.source(for: .loggedIn).subscribe(second.record)
 
     bus.publish(.loggedIn, Login(user: "ada"), from: sender)
 
@@ -41,7 +41,7 @@ private final class Party: Sendable {}
     let bus = TopicBus()
     bus.publish(.count, 1)
     let seen = Recorder<Int>()
-    bus.subscribe(to: .count) { seen.record($0.payload) }
+    bus.source(for: .count).subscribe { seen.record($0.payload) }
     #expect(seen.values.isEmpty)
   }
 
@@ -49,8 +49,8 @@ private final class Party: Sendable {}
     let bus = TopicBus()
     let ints = Recorder<Int>()
     let strings = Recorder<String>()
-    bus.subscribe(to: Topic<Int>("value")) { ints.record($0.payload) }
-    bus.subscribe(to: Topic<String>("value")) { strings.record($0.payload) }
+    bus.source(for: Topic<Int>("value")).subscribe { ints.record($0.payload) }
+    bus.source(for: Topic<String>("value")).subscribe { strings.record($0.payload) }
 
     bus.publish(Topic<Int>("value"), 7)
     bus.publish(Topic<String>("value"), "seven")
@@ -62,7 +62,7 @@ private final class Party: Sendable {}
   @Test func payloadlessTopicsArePublishedWithoutAValue() {
     let bus = TopicBus()
     let ticks = Recorder<String>()
-    bus.subscribe(to: Topic<Void>("tick")) { ticks.record($0.topic.name) }
+    bus.source(for: Topic<Void>("tick")).subscribe { ticks.record($0.topic.name) }
     bus.publish(Topic<Void>("tick"))
     bus.publish(Topic<Void>("tick"))
     #expect(ticks.values == ["tick", "tick"])
@@ -73,7 +73,7 @@ private final class Party: Sendable {}
     let mine = Party()
     let other = Party()
     let seen = Recorder<Int>()
-    bus.subscribe(to: .count, from: mine) { seen.record($0.payload) }
+    bus.source(for: .count, from: mine).subscribe { seen.record($0.payload) }
 
     bus.publish(.count, 1, from: mine)
     bus.publish(.count, 2, from: other)
@@ -90,7 +90,7 @@ private final class Party: Sendable {}
     do {
       let sender = Party()
       weakSender = sender
-      bus.subscribe(to: .count, from: sender) { seen.record($0.payload) }
+      bus.source(for: .count, from: sender).subscribe { seen.record($0.payload) }
       bus.publish(.count, 1, from: sender)
     }
     #expect(weakSender == nil)
@@ -102,7 +102,7 @@ private final class Party: Sendable {}
   @Test func onceDeliversOnlyTheNextEvent() {
     let bus = TopicBus()
     let seen = Recorder<Int>()
-    let subscription = bus.subscribe(to: .count, once: true) { seen.record($0.payload) }
+    let subscription = bus.source(for: .count).subscribe(limit: 1) { seen.record($0.payload) }
     bus.publish(.count, 1)
     bus.publish(.count, 2)
     #expect(seen.values == [1])
@@ -113,7 +113,7 @@ private final class Party: Sendable {}
     let bus = TopicBus()
     let sender = Party()
     let seen = Recorder<Int>()
-    bus.subscribe(to: .count, from: sender, once: true) { seen.record($0.payload) }
+    bus.source(for: .count, from: sender).subscribe(limit: 1) { seen.record($0.payload) }
     bus.publish(.count, 1)
     bus.publish(.count, 2, from: sender)
     bus.publish(.count, 3, from: sender)
@@ -125,7 +125,7 @@ private final class Party: Sendable {}
       let bus = TopicBus()
       let seen = Recorder<Int>()
       let delivery = DispatchQueue(label: "once")
-      bus.subscribe(to: .count, once: true, on: delivery) { seen.record($0.payload) }
+      bus.source(for: .count).subscribe(on: delivery, limit: 1) { seen.record($0.payload) }
       DispatchQueue.concurrentPerform(iterations: 8) { bus.publish(.count, $0) }
       delivery.sync {}
       #expect(seen.count == 1)
@@ -139,12 +139,12 @@ private final class Party: Sendable {}
     // Handlers of code on no actor run on a queue; a concurrent one lets both deliveries of the
     // first subscriber hold at once while the once subscriber's two wait to be admitted.
     let delivery = DispatchQueue(label: "hold", attributes: .concurrent)
-    bus.subscribe(to: .count, on: delivery) { _ in
+    bus.source(for: .count).subscribe(on: delivery) { _ in
       arrived.signal()
       proceed.wait()
     }
     let seen = Recorder<Int>()
-    bus.subscribe(to: .count, once: true, on: delivery) { seen.record($0.payload) }
+    bus.source(for: .count).subscribe(on: delivery, limit: 1) { seen.record($0.payload) }
     let publishes = (1...2).map { n in startThread { bus.publish(.count, n) } }
     arrived.wait()
     arrived.wait()
@@ -164,7 +164,7 @@ private final class Party: Sendable {}
     do {
       let captured = Captured()
       weakCaptured = captured
-      subscription = bus.subscribe(to: .count) { event in
+      subscription = bus.source(for: .count).subscribe { event in
         _ = captured
         seen.record(event.payload)
       }
@@ -182,11 +182,11 @@ private final class Party: Sendable {}
     let mayContinue = DispatchSemaphore(value: 0)
     let seen = Recorder<String>()
     let delivery = DispatchQueue(label: "serial")
-    bus.subscribe(to: .count, on: delivery) { _ in
+    bus.source(for: .count).subscribe(on: delivery) { _ in
       inFirstHandler.signal()
       mayContinue.wait()  // the second delivery waits behind this one on the queue
     }
-    let second = bus.subscribe(to: .count, on: delivery) { _ in seen.record("second") }
+    let second = bus.source(for: .count).subscribe(on: delivery) { _ in seen.record("second") }
     let published = startThread { bus.publish(.count, 1) }
     inFirstHandler.wait()
     second.unsubscribe()
@@ -200,7 +200,7 @@ private final class Party: Sendable {}
     let bus = TopicBus()
     let seen = Recorder<Int>()
     do {
-      _ = bus.subscribe(to: .count) { seen.record($0.payload) }
+      _ = bus.source(for: .count).subscribe { seen.record($0.payload) }
     }
     bus.publish(.count, 1)
     #expect(seen.values == [1])
@@ -210,7 +210,7 @@ private final class Party: Sendable {}
     let bus = TopicBus()
     let owner = Party()
     let owners = Recorder<ObjectIdentifier>()
-    bus.subscribe(owner, to: .count) { me, _ in owners.record(ObjectIdentifier(me)) }
+    bus.source(for: .count).subscribe(owner) { me, _ in owners.record(ObjectIdentifier(me)) }
     bus.publish(.count, 1)
     #expect(owners.values == [ObjectIdentifier(owner)])
   }
@@ -226,9 +226,9 @@ private final class Party: Sendable {}
     let emitter = Emitter<Int>()
     let tally = Tally()
     var heard: [Int] = []
-    bus.subscribe(tally, to: .count) { tally, event in tally.count += event.payload }
+    bus.source(for: .count).subscribe(tally) { tally, event in tally.count += event.payload }
     emitter.subscribe(tally) { tally, value in tally.count += value }
-    bus.subscribe(to: .count) { heard.append($0.payload) }
+    bus.source(for: .count).subscribe { heard.append($0.payload) }
     emitter.subscribe { heard.append($0) }
     bus.publish(.count, 1)
     emitter.send(10)
@@ -243,7 +243,9 @@ private final class Party: Sendable {}
     let queue = DispatchQueue(label: "pubsub")
     queue.setSpecific(key: key, value: "pubsub")
     let seenOn = Recorder<String?>()
-    bus.subscribe(to: .count, on: queue) { _ in seenOn.record(DispatchQueue.getSpecific(key: key)) }
+    bus.source(for: .count).subscribe(on: queue) { _ in
+      seenOn.record(DispatchQueue.getSpecific(key: key))
+    }
     bus.publish(.count, 1)
     queue.sync {}
     #expect(seenOn.values == ["pubsub"])
@@ -254,10 +256,14 @@ private final class Party: Sendable {}
     let owner = Party()
     let other = Party()
     let seen = Recorder<String>()
-    bus.subscribe(owner, to: .count) { _, e in seen.record("owner count \(e.payload)") }
-    bus.subscribe(owner, to: .count, from: other) { _, e in seen.record("owner from \(e.payload)") }
-    bus.subscribe(owner, to: .loggedIn) { _, e in seen.record("owner login \(e.payload.user)") }
-    bus.subscribe(other, to: .count) { _, e in seen.record("other count \(e.payload)") }
+    bus.source(for: .count).subscribe(owner) { _, e in seen.record("owner count \(e.payload)") }
+    bus.source(for: .count, from: other).subscribe(owner) { _, e in
+      seen.record("owner from \(e.payload)")
+    }
+    bus.source(for: .loggedIn).subscribe(owner) { _, e in
+      seen.record("owner login \(e.payload.user)")
+    }
+    bus.source(for: .count).subscribe(other) { _, e in seen.record("other count \(e.payload)") }
 
     bus.unsubscribe(owner, from: .count)
     bus.publish(.count, 1, from: other)
@@ -271,9 +277,11 @@ private final class Party: Sendable {}
     let owner = Party()
     let other = Party()
     let seen = Recorder<String>()
-    bus.subscribe(owner, to: .count) { _, e in seen.record("owner count \(e.payload)") }
-    bus.subscribe(owner, to: .loggedIn) { _, e in seen.record("owner login \(e.payload.user)") }
-    bus.subscribe(other, to: .count) { _, e in seen.record("other count \(e.payload)") }
+    bus.source(for: .count).subscribe(owner) { _, e in seen.record("owner count \(e.payload)") }
+    bus.source(for: .loggedIn).subscribe(owner) { _, e in
+      seen.record("owner login \(e.payload.user)")
+    }
+    bus.source(for: .count).subscribe(other) { _, e in seen.record("other count \(e.payload)") }
 
     bus.unsubscribe(owner)
     bus.publish(.count, 1)
@@ -293,7 +301,7 @@ private final class Party: Sendable {}
       let captured = Captured()
       weakOwner = owner
       weakCaptured = captured
-      bus.subscribe(owner, to: .count) { _, event in
+      bus.source(for: .count).subscribe(owner) { _, event in
         _ = captured
         seen.record(event.payload)
       }
@@ -311,7 +319,7 @@ private final class Party: Sendable {}
     do {
       let bus = TopicBus()
       weakBus = bus
-      subscription = bus.subscribe(to: .count) { _ in }
+      subscription = bus.source(for: .count).subscribe { _ in }
     }
     #expect(weakBus == nil)
     subscription.unsubscribe()  // still safe
@@ -323,15 +331,15 @@ private final class Party: Sendable {}
     let late = Recorder<Int>()
     nonisolated(unsafe) var lateSubscription: SendableSubscription?
     let selfRemoving = SubscriptionBox()
-    selfRemoving.subscription = bus.subscribe(to: .count) { event in
+    selfRemoving.subscription = bus.source(for: .count).subscribe { event in
       seen.record("self-removing \(event.payload)")
       selfRemoving.subscription?.unsubscribe()
     }
     // This handler captures the bus, so the test ends its subscription itself.
-    let first = bus.subscribe(to: .count) { event in
+    let first = bus.source(for: .count).subscribe { event in
       seen.record("first \(event.payload)")
       if event.payload == 1 {
-        lateSubscription = bus.subscribe(to: .count) { late.record($0.payload) }
+        lateSubscription = bus.source(for: .count).subscribe { late.record($0.payload) }
         bus.publish(.count, 2)
       }
     }
@@ -346,11 +354,11 @@ private final class Party: Sendable {}
     first.unsubscribe()
   }
 
-  @Test func eventsIsAValueStreamThatComposesWithOperators() {
+  @Test func streamIsAValueStreamThatComposesWithOperators() {
     let bus = TopicBus()
     let sender = Party()
     let seen = Recorder<Int>()
-    let subscription = bus.events(.count, from: sender)
+    let subscription = bus.source(for: .count, from: sender).stream()
       .map(\.payload)
       .filter { $0.isMultiple(of: 2) }
       .subscribe(seen.record)
@@ -363,22 +371,23 @@ private final class Party: Sendable {}
     #expect(seen.values == [2, 4, 6])
   }
 
-  @Test func eventsOfADeallocatedSenderDeliversNothing() {
+  @Test func theStreamOfADeallocatedSenderDeliversNothing() {
     let bus = TopicBus()
     let stream: ValueObservable<TopicEvent<Int>>
     do {
-      stream = bus.events(.count, from: Party())
+      stream = bus.source(for: .count, from: Party()).stream()
     }
     let seen = Recorder<Int>()
     stream.subscribe { seen.record($0.payload) }
     bus.publish(.count, 1)
+    bus.publish(.count, 2, from: Party())  // perhaps at the gone sender's address: another sender
     #expect(seen.values.isEmpty)
   }
 
   @Test func theSharedBusIsOneBus() {
     let topic = Topic<Int>("TopicBusTests.shared.\(UInt64.random(in: 0...UInt64.max))")
     let seen = Recorder<Int>()
-    let subscription = TopicBus.shared.subscribe(to: topic) { seen.record($0.payload) }
+    let subscription = TopicBus.shared.source(for: topic).subscribe { seen.record($0.payload) }
     TopicBus.shared.publish(topic, 5)
     subscription.unsubscribe()
     #expect(seen.values == [5])

@@ -42,12 +42,11 @@ import Testing
     let lines = Recorder<String>()
     let subscribing = pthread_self()
     let onSubscribingThread = Recorder<Bool>()
-    let subscription = try FileDescriptors.lines(
-      of: file.open(), ownership: .streamCloses, on: .sendingThread
-    ) { line in
-      onSubscribingThread.record(pthread_equal(pthread_self(), subscribing) != 0)
-      lines.record(line)
-    }
+    let subscription = try FileDescriptors.lines(of: file.open(), ownership: .streamCloses)
+      .subscribe(on: .sendingThread) { line in
+        onSubscribingThread.record(pthread_equal(pthread_self(), subscribing) != 0)
+        lines.record(line)
+      }
     #expect(lines.values == ["one", "two"])
     #expect(onSubscribingThread.values == [true, true])
     subscription.unsubscribe()
@@ -97,11 +96,11 @@ extension FileDescriptorsInlineDeliveryTests {
   /// line received; then "two" is appended, not yet read.
   static func followedWithRefillInline(
     _ file: WrittenFile
-  ) throws -> (Recorder<String>, SendableEmitter<Void>, Subscription) {
+  ) throws -> (Recorder<String>, SendableEmitter<Void>, SendableSubscription) {
     let lines = Recorder<String>()
     let refills = SendableEmitter<Void>()
     let subscription = try FileDescriptors.lines(
-      of: file.open(), ownership: .streamCloses, refillInline: refills
+      of: file.open(), ownership: .streamCloses, refill: refills.trigger
     ).subscribe(next: lines.record)
     file.append("two\n")
     return (lines, refills, subscription)
@@ -115,7 +114,7 @@ private actor Elsewhere {
     let lines = Recorder<String>()
     let refills = SendableEmitter<Void>()
     let subscription = try FileDescriptors.lines(
-      of: file.open(), ownership: .streamCloses, refillInline: refills
+      of: file.open(), ownership: .streamCloses, refill: refills.trigger
     ).subscribe(next: { line in
       self.assertIsolated()
       lines.record(line)

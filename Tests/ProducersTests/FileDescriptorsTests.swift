@@ -261,11 +261,11 @@ import Testing
     defer { directory.remove() }
     let path = directory.file("log")
     append("first\n", to: path)
-    let refills = Emitter<Void>()
+    let refills = SendableEmitter<Void>()
     var lines: [String] = []
     var statuses: [DescriptorStatus] = []
     let subscription = try FileDescriptors.lines(
-      of: open(path, O_RDONLY), ownership: .streamCloses, refill: refills
+      of: open(path, O_RDONLY), ownership: .streamCloses, refill: refills.trigger
     ).subscribe(
       next: { line in
         lines.append(line)
@@ -296,11 +296,11 @@ import Testing
     let path = directory.file("log")
     var content = Array("start\n".utf8)
     appendBytes(content, to: path)
-    let refills = Emitter<Void>()
+    let refills = SendableEmitter<Void>()
     var lines: [String] = []
     var ends = 0
     let subscription = try FileDescriptors.lines(
-      of: open(path, O_RDONLY), ownership: .streamCloses, refill: refills
+      of: open(path, O_RDONLY), ownership: .streamCloses, refill: refills.trigger
     ).subscribe(next: { lines.append($0) }, status: { if $0 == .endOfFile { ends += 1 } })
     #expect(await eventually { ends == 1 })
     /// The complete lines of everything appended so far.
@@ -336,11 +336,11 @@ import Testing
     defer { directory.remove() }
     let path = directory.file("log")
     appendBytes([], to: path)
-    let refills = Emitter<Void>()
+    let refills = SendableEmitter<Void>()
     var chunks: [[UInt8]] = []
     var ends = 0
     let subscription = try FileDescriptors.bytes(
-      of: open(path, O_RDONLY), ownership: .streamCloses, refill: refills
+      of: open(path, O_RDONLY), ownership: .streamCloses, refill: refills.trigger
     ).subscribe(next: { chunks.append($0) }, status: { if $0 == .endOfFile { ends += 1 } })
     #expect(await eventually { ends == 1 })
     for size in [500, 768, 769, 1000, 5000] {
@@ -366,7 +366,7 @@ import Testing
     let statuses = Recorder<DescriptorStatus>()
     let refills = SendableEmitter<Void>()
     let subscription = try FileDescriptors.lines(
-      of: open(path, O_RDONLY), ownership: .streamCloses, refillInline: refills
+      of: open(path, O_RDONLY), ownership: .streamCloses, refill: refills.trigger
     ).subscribe(next: lines.record, status: statuses.record)
     #expect(await lines.arrival(ofCount: 1))
     #expect(await statuses.arrival { $0.contains(.endOfFile) })
@@ -399,7 +399,7 @@ import Testing
     let lines = Recorder<String>()
     let refills = SendableEmitter<Void>()
     let subscription = try FileDescriptors.lines(
-      of: open(path, O_RDONLY), ownership: .streamCloses, refillInline: refills
+      of: open(path, O_RDONLY), ownership: .streamCloses, refill: refills.trigger
     ).subscribe(next: lines.record, status: { _ in })
     let count = 4_000
     let writer = Thread {
@@ -508,7 +508,7 @@ import Testing
     let pipe = Pipe()
     defer { close(pipe.write) }
     let lines = Recorder<String>()
-    var subscription: Subscription?
+    var subscription: SendableSubscription?
     subscription = try FileDescriptors.lines(of: pipe.read, ownership: .streamCloses)
       .subscribe(next: { line in
         lines.record(line)
@@ -624,25 +624,38 @@ import Testing
 }
 
 /// A refill trigger that a test fires by hand.
-final class Broadcaster: @unchecked Sendable {
-  // `observers` is guarded by `lock`.
-  private let lock = NSLock()
-  private var observers: [Int: () -> Void] = [:]
-  private var nextKey = 0
+final class Broadcaster: Sendable {
+  private let gates = LockedState<(next: Int, gates: [Int: ObserverGate<Void>])>((0, [:]))
 
-  var stream: ValueObservable<Void> {
-    ValueObservable { observer in
-      let key = self.lock.withLock {
-        self.nextKey += 1
-        self.observers[self.nextKey] = { observer.next(()) }
-        return self.nextKey
+  /// Each subscription's gate fires with `fire()`.
+  var stream: Producer<Void> {
+    Producer { gate in
+      let key = self.gates.withLock { state in
+        state.next += 1
+        state.gates[state.next] = gate
+        return state.next
       }
-      return { _ = self.lock.withLock { self.observers.removeValue(forKey: key) } }
+      return { _ = self.gates.withLock { $0.gates.removeValue(forKey: key) } }
     }
   }
 
-  func fire() {
-    for observer in lock.withLock({ Array(observers.values) }) { observer() }
+  /// Fires every subscription's gate from the caller's isolation: a subscriber on that actor
+  /// is called before this returns.
+  func fire(isolation: isolated (any Actor)? = #isolation) {
+    for gate in gates.withLock({ Array($0.gates.values) }) { gate.send((), isolation: isolation) }
+  }
+}
+
+extension SendableEmitter where Value == Void {
+  /// The sends of this emitter as a refill trigger: delivered where each send runs, before it
+  /// returns, to a subscriber on the sender's actor or on `.sendingThread`; otherwise after a
+  /// hop to the subscriber's actor.
+  var trigger: Producer<Void> {
+    Producer { gate in
+      self.subscribe(on: .sendingThread, replayingLast: false) {
+        gate.sendFromCurrentThread(())
+      }.unsubscribe
+    }
   }
 }
 

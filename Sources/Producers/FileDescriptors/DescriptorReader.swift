@@ -54,7 +54,7 @@ final class DescriptorReader<Value: Sendable, State: Sendable>: Sendable {
   }
 
   /// Takes over `fd`, a descriptor acquired from `holder`, for the subscription behind
-  /// `observer` (made by ``DescriptorEvent/gate(to:isolation:)`` or
+  /// `observer` (made by ``DescriptorEvent/gate(next:status:isolation:)`` or
   /// ``DescriptorEvent/gate(next:status:)``); `state` is the reader's, reached in its turns.
   init(
     holder: DescriptorHolder, fd: Int32, state: State,

@@ -11,8 +11,8 @@ import Testing
   import Glibc
 #endif
 
-/// `FileDescriptors.bytes(of:ownership:on:next:status:)` and `lines(...)` with
-/// `.sendingThread`: subscribed from code on no actor, the handlers run on the thread that read.
+/// `subscribe(on: .sendingThread, next:status:)` of the streams of `FileDescriptors`:
+/// subscribed from code on no actor, the handlers run on the thread that read.
 @Suite(.checksLiveResources) struct FileDescriptorsSendingThreadTests {
   /// What the handlers saw: each value and status in order, whether one ran on the main
   /// thread, and whether two calls ever overlapped.

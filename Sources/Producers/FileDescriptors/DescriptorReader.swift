@@ -5,7 +5,7 @@ import Synchronization
 
 /// What every reader of a descriptor stream owns for one subscription: its descriptor (the
 /// stream's own, or a duplicate, see ``DescriptorHolder``), the reader's state, its subscriber
-/// behind an `ObserverGate` (bound to the actor that made the stream, or, on `.sendingThread`,
+/// behind an `ObserverGate` (bound to the subscriber's actor, or, on `.sendingThread`,
 /// a `@Sendable` one that runs on the reading thread), and the steps that end it.
 /// The readers built on it (``SourceReader``, ``FilePasses``, ``ReadinessWatcher``) only read.
 ///

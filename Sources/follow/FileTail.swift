@@ -133,13 +133,14 @@ struct FollowError: Error, CustomStringConvertible {
       do {
         let bytes = try FileDescriptors.bytes(of: fd, ownership: .streamCloses)
         ownsDescriptor = false
-        reading = bytes.subscribe(
-          next: { [unowned self] chunk in
-            self.reader.checkpoint.advance(over: chunk)
-            chunk.withUnsafeBytes { self.received($0) }
-            self.finishChunk()
-          },
-          status: { [unowned self] status in self.pipeStatus(status) })
+        reading = Subscription(
+          bytes.subscribe(
+            next: { [unowned self] chunk in
+              self.reader.checkpoint.advance(over: chunk)
+              chunk.withUnsafeBytes { self.received($0) }
+              self.finishChunk()
+            },
+            status: { [unowned self] status in self.pipeStatus(status) }))
       } catch {
         ownsDescriptor = false
         close(fd)

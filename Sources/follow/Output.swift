@@ -95,8 +95,9 @@ import Producers
     pendingLines.removeFirst(written)
     guard waitingForRoom == nil else { return }
     do {
-      waitingForRoom = try FileDescriptors.writable(out, ownership: .callerCloses).subscribe(
-        next: { _ in writePending() })
+      waitingForRoom = Subscription(
+        try FileDescriptors.writable(out, ownership: .callerCloses).subscribe(
+          next: { _ in writePending() }))
     } catch {
       // No wait can be made (out of descriptors): wait here, as a blocking write would.
       let (written, error) = writeOut(pendingLines, waiting: true)

@@ -74,10 +74,8 @@ import Testing
     let lines = Counter()
     let statuses = Recorder<DescriptorStatus>()
     let fd = open(path, O_RDONLY)
-    // `nonisolated(unsafe)`: ended off the main actor (see `ticksBetweenChunks`), which a
-    // descriptor stream with no refill allows (its disconnect closes a gate and lets go of a
-    // reader, both thread-safe); the compiler cannot know that of an actor stream.
-    nonisolated(unsafe) let reading = try FileDescriptors.lines(of: fd, ownership: .streamCloses)
+    // Ended off the main actor (see `ticksBetweenChunks`): a `SendableSubscription`.
+    let reading = try FileDescriptors.lines(of: fd, ownership: .streamCloses)
       .subscribe(next: { _ in lines.add(1) }, status: statuses.record)
     #expect(await eventually { lines.value > 0 })
     let ticks = try await ticksBetweenChunks(counted: lines) { reading.unsubscribe() }
@@ -88,10 +86,8 @@ import Testing
   @Test func anEndlessDeviceKeepsDeliveringAndLeavesATimerOnTheSameActorItsTurn() async throws {
     let bytes = Counter()
     let zero = open("/dev/zero", O_RDONLY)
-    // `nonisolated(unsafe)`: ended off the main actor (see `ticksBetweenChunks`), which a
-    // descriptor stream with no refill allows (its disconnect closes a gate and lets go of a
-    // reader, both thread-safe); the compiler cannot know that of an actor stream.
-    nonisolated(unsafe) let reading = try FileDescriptors.bytes(of: zero, ownership: .streamCloses)
+    // Ended off the main actor (see `ticksBetweenChunks`): a `SendableSubscription`.
+    let reading = try FileDescriptors.bytes(of: zero, ownership: .streamCloses)
       .subscribe(next: { bytes.add($0.count) })
     #expect(await eventually { bytes.value > 0 })
     let ticks = try await ticksBetweenChunks(counted: bytes) { reading.unsubscribe() }

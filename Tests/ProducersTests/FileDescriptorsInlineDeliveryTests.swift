@@ -12,8 +12,9 @@ import Testing
 /// When a regular file's lines are delivered, as `FileDescriptors` promises it. The first pass:
 /// read and handed over inside `subscribe`, on the stream's actor, before the subscription is
 /// returned, whatever that actor (the main actor, on the main thread; another actor), and on the
-/// subscribing thread for `.sendingThread`. A `refillInline` send: inside `send` when it is
-/// called on the stream's actor, in a turn of that actor when it is called on another thread.
+/// subscribing thread for `.sendingThread`. A refill's send (a `SendableEmitter`'s, as a
+/// trigger): inside `send` when it is called on the subscriber's actor, in a turn of that actor
+/// when it is called on another thread.
 ///
 /// Serialized, as `FileDescriptorsTests` (libdispatch's epoll loop, swift-corelibs-libdispatch#949).
 @MainActor @Suite(.serialized, .checksLiveResources) struct FileDescriptorsInlineDeliveryTests {
@@ -42,12 +43,11 @@ import Testing
     let lines = Recorder<String>()
     let subscribing = pthread_self()
     let onSubscribingThread = Recorder<Bool>()
-    let subscription = try FileDescriptors.lines(
-      of: file.open(), ownership: .streamCloses, on: .sendingThread
-    ) { line in
-      onSubscribingThread.record(pthread_equal(pthread_self(), subscribing) != 0)
-      lines.record(line)
-    }
+    let subscription = try FileDescriptors.lines(of: file.open(), ownership: .streamCloses)
+      .subscribe(on: .sendingThread) { line in
+        onSubscribingThread.record(pthread_equal(pthread_self(), subscribing) != 0)
+        lines.record(line)
+      }
     #expect(lines.values == ["one", "two"])
     #expect(onSubscribingThread.values == [true, true])
     subscription.unsubscribe()
@@ -55,25 +55,25 @@ import Testing
 }
 
 extension FileDescriptorsInlineDeliveryTests {
-  @Test func aRefillInlineSentOnTheMainActorDeliversInsideSend() throws {
+  @Test func aRefillSentOnTheMainActorDeliversInsideSend() throws {
     let file = WrittenFile("one\n")
     defer { file.remove() }
-    let (lines, refills, subscription) = try Self.followedWithRefillInline(file)
+    let (lines, refills, subscription) = try Self.followedWithRefill(file)
     refills.send()
     #expect(lines.values == ["one", "two"])
     subscription.unsubscribe()
   }
 
-  @Test func aRefillInlineSentOnAnotherActorDeliversInsideSend() async throws {
+  @Test func aRefillSentOnAnotherActorDeliversInsideSend() async throws {
     let file = WrittenFile("one\n")
     defer { file.remove() }
     #expect(try await Elsewhere().linesInsideRefill(of: file) == ["one", "two"])
   }
 
-  @Test func aRefillInlineSentOnAnotherThreadDeliversInATurnOfTheActor() async throws {
+  @Test func aRefillSentOnAnotherThreadDeliversInATurnOfTheActor() async throws {
     let file = WrittenFile("one\n")
     defer { file.remove() }
-    let (lines, refills, subscription) = try Self.followedWithRefillInline(file)
+    let (lines, refills, subscription) = try Self.followedWithRefill(file)
     // The main thread waits for the send meanwhile, so a turn of the main actor cannot run
     // before the sending thread has looked. (Not `DispatchQueue.global().sync`, which runs its
     // block on the calling thread: the main thread, which runs the main actor.)
@@ -93,15 +93,15 @@ extension FileDescriptorsInlineDeliveryTests {
 }
 
 extension FileDescriptorsInlineDeliveryTests {
-  /// The lines of `file`, followed on the main actor with a `refillInline` emitter, its first
+  /// The lines of `file`, followed on the main actor with an emitter's trigger, its first
   /// line received; then "two" is appended, not yet read.
-  static func followedWithRefillInline(
+  static func followedWithRefill(
     _ file: WrittenFile
-  ) throws -> (Recorder<String>, SendableEmitter<Void>, Subscription) {
+  ) throws -> (Recorder<String>, SendableEmitter<Void>, SendableSubscription) {
     let lines = Recorder<String>()
     let refills = SendableEmitter<Void>()
     let subscription = try FileDescriptors.lines(
-      of: file.open(), ownership: .streamCloses, refillInline: refills
+      of: file.open(), ownership: .streamCloses, refill: refills.trigger
     ).subscribe(next: lines.record)
     file.append("two\n")
     return (lines, refills, subscription)
@@ -115,7 +115,7 @@ private actor Elsewhere {
     let lines = Recorder<String>()
     let refills = SendableEmitter<Void>()
     let subscription = try FileDescriptors.lines(
-      of: file.open(), ownership: .streamCloses, refillInline: refills
+      of: file.open(), ownership: .streamCloses, refill: refills.trigger
     ).subscribe(next: { line in
       self.assertIsolated()
       lines.record(line)

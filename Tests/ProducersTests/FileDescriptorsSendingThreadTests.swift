@@ -11,8 +11,8 @@ import Testing
   import Glibc
 #endif
 
-/// `FileDescriptors.bytes(of:ownership:on:next:status:)` and `lines(...)` with
-/// `.sendingThread`: subscribed from code on no actor, the handlers run on the thread that read.
+/// `subscribe(on: .sendingThread, next:status:)` of the streams of `FileDescriptors`:
+/// subscribed from code on no actor, the handlers run on the thread that read.
 @Suite(.checksLiveResources) struct FileDescriptorsSendingThreadTests {
   /// What the handlers saw: each value and status in order, whether one ran on the main
   /// thread, and whether two calls ever overlapped.
@@ -52,8 +52,8 @@ import Testing
     defer { close(pipe.write) }
     let arrived = DispatchSemaphore(value: 0)
     let seen = Seen<[UInt8]>()
-    let subscription = try FileDescriptors.bytes(
-      of: pipe.read, ownership: .streamCloses, on: .sendingThread,
+    let subscription = try FileDescriptors.bytes(of: pipe.read, ownership: .streamCloses).subscribe(
+      on: .sendingThread,
       next: { chunk in
         seen.next(chunk)
         arrived.signal()
@@ -73,9 +73,8 @@ import Testing
   @Test func linesArriveInOrderOneAtATimeThenEndOfFile() async throws {
     let pipe = Pipe()
     let seen = Seen<String>()
-    let subscription = try FileDescriptors.lines(
-      of: pipe.read, ownership: .streamCloses, on: .sendingThread, next: seen.next,
-      status: seen.status)
+    let subscription = try FileDescriptors.lines(of: pipe.read, ownership: .streamCloses).subscribe(
+      on: .sendingThread, next: seen.next, status: seen.status)
     let expected = (0..<5_000).map { "line \($0)" }
     let writer = Thread {
       for start in stride(from: 0, to: expected.count, by: 100) {
@@ -100,14 +99,15 @@ import Testing
     let seen = Seen<String>()
     let subscribingThread = pthread_self()
     let firstOnSubscribingThread = LockedState<Bool?>(nil)
-    let subscription = try FileDescriptors.lines(
-      of: open(path, O_RDONLY), ownership: .streamCloses, on: .sendingThread,
-      next: { line in
-        firstOnSubscribingThread.withLock {
-          $0 = $0 ?? (pthread_equal(pthread_self(), subscribingThread) != 0)
-        }
-        seen.next(line)
-      }, status: seen.status)
+    let subscription = try FileDescriptors.lines(of: open(path, O_RDONLY), ownership: .streamCloses)
+      .subscribe(
+        on: .sendingThread,
+        next: { line in
+          firstOnSubscribingThread.withLock {
+            $0 = $0 ?? (pthread_equal(pthread_self(), subscribingThread) != 0)
+          }
+          seen.next(line)
+        }, status: seen.status)
     // Read before the subscription was returned.
     #expect(
       seen.events.withLock { $0 } == [
@@ -123,8 +123,8 @@ import Testing
       let identity = try? FileIdentity(descriptor: pipe.read)
       #expect(descriptorsOpen(on: identity) == 2)  // the pipe's two ends: one inode
       let seen = Seen<[UInt8]>()
-      let subscription = try FileDescriptors.bytes(
-        of: pipe.read, ownership: ownership, on: .sendingThread, next: seen.next)
+      let subscription = try FileDescriptors.bytes(of: pipe.read, ownership: ownership).subscribe(
+        on: .sendingThread, next: seen.next)
       pipe.send("a")
       #expect(await eventually { seen.values.count == 1 })
       subscription.unsubscribe()
@@ -150,8 +150,8 @@ import Testing
     }
     let seen = Seen<[UInt8]>()
     let own = LockedState<SendableSubscription?>(nil)
-    let subscription = try FileDescriptors.bytes(
-      of: pipe.read, ownership: .callerCloses, on: .sendingThread,
+    let subscription = try FileDescriptors.bytes(of: pipe.read, ownership: .callerCloses).subscribe(
+      on: .sendingThread,
       next: { chunk in
         seen.next(chunk)
         own.withLock { $0 }?.unsubscribe()
@@ -166,7 +166,9 @@ import Testing
 
   @Test func badDescriptorsAreThrownAndStayTheirOwners() {
     #expect(throws: FileDescriptorError.negative(-1)) {
-      try FileDescriptors.bytes(of: -1, ownership: .streamCloses, on: .sendingThread) { _ in }
+      try FileDescriptors.bytes(of: -1, ownership: .streamCloses).subscribe(on: .sendingThread) {
+        _ in
+      }
     }
     let pipe = Pipe()
     defer {
@@ -174,15 +176,16 @@ import Testing
       close(pipe.write)
     }
     #expect(throws: FileDescriptorError.notReadable(pipe.write)) {
-      try FileDescriptors.lines(of: pipe.write, ownership: .streamCloses, on: .sendingThread) {
+      try FileDescriptors.lines(of: pipe.write, ownership: .streamCloses).subscribe(
+        on: .sendingThread
+      ) {
         _ in
       }
     }
     #expect(isOpen(pipe.write))
     #expect(throws: FileDescriptorError.maximumLineLengthNotPositive(0)) {
-      try FileDescriptors.lines(
-        of: pipe.read, ownership: .streamCloses, maximumLineLength: 0, on: .sendingThread
-      ) { _ in }
+      try FileDescriptors.lines(of: pipe.read, ownership: .streamCloses, maximumLineLength: 0)
+        .subscribe(on: .sendingThread) { _ in }
     }
     #expect(isOpen(pipe.read))
   }
@@ -192,8 +195,8 @@ import Testing
     defer { close(pipe.write) }
     let reports = Recorder<Int>()
     let onMainActor = Recorder<Bool>()
-    let subscription = try FileDescriptors.readable(
-      pipe.read, ownership: .streamCloses, on: .sendingThread
+    let subscription = try FileDescriptors.readable(pipe.read, ownership: .streamCloses).subscribe(
+      on: .sendingThread
     ) { available in
       onMainActor.record(MainQueue.isCurrent)
       reports.record(available)
@@ -229,8 +232,8 @@ import Testing
     let unsubscribed = DispatchSemaphore(value: 0)
     let openAfterUnsubscribe = Recorder<Bool>()
     let own = LockedState<SendableSubscription?>(nil)
-    let subscription = try FileDescriptors.readable(
-      pipe.read, ownership: .streamCloses, on: .sendingThread
+    let subscription = try FileDescriptors.readable(pipe.read, ownership: .streamCloses).subscribe(
+      on: .sendingThread
     ) { available in
       inCall.signal()
       // Holds the poller's thread only while a thread of its own unsubscribes (below).
@@ -274,10 +277,10 @@ import Testing
       }
       let subscription =
         events == "readable"
-        ? try FileDescriptors.readable(
-          pipe.read, ownership: .callerCloses, on: .sendingThread, next)
-        : try FileDescriptors.writable(
-          pipe.write, ownership: .callerCloses, on: .sendingThread, next)
+        ? try FileDescriptors.readable(pipe.read, ownership: .callerCloses).subscribe(
+          on: .sendingThread, next: next)
+        : try FileDescriptors.writable(pipe.write, ownership: .callerCloses).subscribe(
+          on: .sendingThread, next: next)
       own.withLock { $0 = subscription }
       if events == "readable" { pipe.send("a") }
       #expect(await heardWhenUnsubscribed.arrival(ofCount: 1))
@@ -295,17 +298,23 @@ import Testing
       close(pipe.write)
     }
     #expect(throws: FileDescriptorError.notReadable(pipe.write)) {
-      try FileDescriptors.readable(pipe.write, ownership: .streamCloses, on: .sendingThread) {
+      try FileDescriptors.readable(pipe.write, ownership: .streamCloses).subscribe(
+        on: .sendingThread
+      ) {
         _ in
       }
     }
     #expect(throws: FileDescriptorError.notWritable(pipe.read)) {
-      try FileDescriptors.writable(pipe.read, ownership: .streamCloses, on: .sendingThread) {
+      try FileDescriptors.writable(pipe.read, ownership: .streamCloses).subscribe(
+        on: .sendingThread
+      ) {
         _ in
       }
     }
     #expect(throws: FileDescriptorError.negative(-1)) {
-      try FileDescriptors.readable(-1, ownership: .streamCloses, on: .sendingThread) { _ in }
+      try FileDescriptors.readable(-1, ownership: .streamCloses).subscribe(on: .sendingThread) {
+        _ in
+      }
     }
     #expect(isOpen(pipe.read))
     #expect(isOpen(pipe.write))

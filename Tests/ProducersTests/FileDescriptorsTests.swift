@@ -175,6 +175,51 @@ import Testing
     subscription.unsubscribe()
   }
 
+  @Test func subscribingOnTheSendingThreadAfterTheStreamClosedItsDescriptorReportsItInside()
+    throws
+  {
+    let pipe = Pipe()
+    defer { close(pipe.write) }
+    let stream = try FileDescriptors.bytes(of: pipe.read, ownership: .streamCloses)
+    stream.subscribe(on: .sendingThread, next: { _ in }).unsubscribe()
+    let statuses = Recorder<DescriptorStatus>()
+    let subscription = stream.subscribe(
+      on: .sendingThread, next: { _ in }, status: statuses.record)
+    // Told on the subscribing thread, before `subscribe` returned.
+    #expect(statuses.values == [.failed(.closedByStream(pipe.read))])
+    subscription.unsubscribe()
+  }
+
+  /// One stream, made once, subscribed both ways: on the main actor and on the thread that
+  /// reads; each subscription reads the file on its own, and both see all of it.
+  @Test func oneStreamIsSubscribedOnTheActorAndOnTheSendingThread() async throws {
+    let directory = TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("log")
+    append("one\ntwo\n", to: path)
+    let refills = SendableEmitter<Void>()
+    let stream = try FileDescriptors.lines(
+      of: open(path, O_RDONLY), ownership: .streamCloses, refill: refills.trigger)
+    var onActor: [String] = []
+    let onSendingThread = Recorder<String>()
+    let actorSubscription = stream.subscribe(next: { line in
+      MainActor.assertIsolated()
+      onActor.append(line)
+    })
+    let threadSubscription = stream.subscribe(on: .sendingThread, next: onSendingThread.record)
+    // Both first passes inside `subscribe`.
+    #expect(onActor == ["one", "two"])
+    #expect(onSendingThread.values == ["one", "two"])
+    append("three\n", to: path)
+    DispatchQueue.global().async { refills.send() }
+    #expect(await onSendingThread.arrival(ofCount: 3))
+    #expect(await eventually { onActor.count == 3 })
+    #expect(onActor == ["one", "two", "three"])
+    #expect(onSendingThread.values == ["one", "two", "three"])
+    actorSubscription.unsubscribe()
+    threadSubscription.unsubscribe()
+  }
+
   @Test func badDescriptorsAreThrownWhenTheStreamIsMade() async throws {
     #expect(throws: FileDescriptorError.negative(-1)) {
       try FileDescriptors.lines(of: -1, ownership: .callerCloses)
@@ -261,11 +306,11 @@ import Testing
     defer { directory.remove() }
     let path = directory.file("log")
     append("first\n", to: path)
-    let refills = Emitter<Void>()
+    let refills = SendableEmitter<Void>()
     var lines: [String] = []
     var statuses: [DescriptorStatus] = []
     let subscription = try FileDescriptors.lines(
-      of: open(path, O_RDONLY), ownership: .streamCloses, refill: refills
+      of: open(path, O_RDONLY), ownership: .streamCloses, refill: refills.trigger
     ).subscribe(
       next: { line in
         lines.append(line)
@@ -296,11 +341,11 @@ import Testing
     let path = directory.file("log")
     var content = Array("start\n".utf8)
     appendBytes(content, to: path)
-    let refills = Emitter<Void>()
+    let refills = SendableEmitter<Void>()
     var lines: [String] = []
     var ends = 0
     let subscription = try FileDescriptors.lines(
-      of: open(path, O_RDONLY), ownership: .streamCloses, refill: refills
+      of: open(path, O_RDONLY), ownership: .streamCloses, refill: refills.trigger
     ).subscribe(next: { lines.append($0) }, status: { if $0 == .endOfFile { ends += 1 } })
     #expect(await eventually { ends == 1 })
     /// The complete lines of everything appended so far.
@@ -336,11 +381,11 @@ import Testing
     defer { directory.remove() }
     let path = directory.file("log")
     appendBytes([], to: path)
-    let refills = Emitter<Void>()
+    let refills = SendableEmitter<Void>()
     var chunks: [[UInt8]] = []
     var ends = 0
     let subscription = try FileDescriptors.bytes(
-      of: open(path, O_RDONLY), ownership: .streamCloses, refill: refills
+      of: open(path, O_RDONLY), ownership: .streamCloses, refill: refills.trigger
     ).subscribe(next: { chunks.append($0) }, status: { if $0 == .endOfFile { ends += 1 } })
     #expect(await eventually { ends == 1 })
     for size in [500, 768, 769, 1000, 5000] {
@@ -353,11 +398,10 @@ import Testing
     subscription.unsubscribe()
   }
 
-  /// `refillInline` reads on the thread that sends, before `send` returns (the lines still
-  /// reach the subscriber in a turn of its actor of their own): a line appended and sent, then
-  /// taken away at once, is delivered. Sent from another thread, the lines reach the actor
-  /// with no other hop; a truncation is seen as with `refill`; after unsubscribe, nothing.
-  @Test func aFileRefilledInlineIsReadOnTheSendingThread() async throws {
+  /// On `.sendingThread`, `refill` reads on the thread that sends, before `send` returns, and
+  /// delivers there: a line appended and sent, then taken away at once, is delivered. Sent from
+  /// another thread, the same; a truncation is seen as on an actor; after unsubscribe, nothing.
+  @Test func aFileFollowedOnTheSendingThreadIsReadWhereTheRefillIsSent() async throws {
     let directory = TemporaryDirectory()
     defer { directory.remove() }
     let path = directory.file("log")
@@ -366,13 +410,15 @@ import Testing
     let statuses = Recorder<DescriptorStatus>()
     let refills = SendableEmitter<Void>()
     let subscription = try FileDescriptors.lines(
-      of: open(path, O_RDONLY), ownership: .streamCloses, refillInline: refills
-    ).subscribe(next: lines.record, status: statuses.record)
+      of: open(path, O_RDONLY), ownership: .streamCloses, refill: refills.trigger
+    ).subscribe(on: .sendingThread, next: lines.record, status: statuses.record)
     #expect(await lines.arrival(ofCount: 1))
     #expect(await statuses.arrival { $0.contains(.endOfFile) })
     append("second\n", to: path)
     refills.send()
-    truncate(path, 0)  // read already: "second" is on its way
+    // Read and delivered already, on this thread.
+    #expect(lines.values == ["first", "second"])
+    truncate(path, 0)
     #expect(await lines.arrival(ofCount: 2))
     #expect(lines.values == ["first", "second"])
     append("third\nhalf", to: path)
@@ -387,7 +433,8 @@ import Testing
     #expect(lines.values.count == 3)
   }
 
-  /// `refillInline` sent from two threads at once: each send may read, on its own thread, what
+  /// A refill sent from two threads at once, on `.sendingThread`: each send may read, on its
+  /// own thread, what
   /// the other's pass left, and the lines still reach the subscriber once each, in the file's
   /// order. (A pass that ended under the reader's lock but handed its lines over after it let
   /// a pass begun on the other thread hand over first: lines out of order.)
@@ -399,8 +446,8 @@ import Testing
     let lines = Recorder<String>()
     let refills = SendableEmitter<Void>()
     let subscription = try FileDescriptors.lines(
-      of: open(path, O_RDONLY), ownership: .streamCloses, refillInline: refills
-    ).subscribe(next: lines.record, status: { _ in })
+      of: open(path, O_RDONLY), ownership: .streamCloses, refill: refills.trigger
+    ).subscribe(on: .sendingThread, next: lines.record, status: { _ in })
     let count = 4_000
     let writer = Thread {
       for number in 0..<count {
@@ -508,7 +555,7 @@ import Testing
     let pipe = Pipe()
     defer { close(pipe.write) }
     let lines = Recorder<String>()
-    var subscription: Subscription?
+    var subscription: SendableSubscription?
     subscription = try FileDescriptors.lines(of: pipe.read, ownership: .streamCloses)
       .subscribe(next: { line in
         lines.record(line)
@@ -624,25 +671,38 @@ import Testing
 }
 
 /// A refill trigger that a test fires by hand.
-final class Broadcaster: @unchecked Sendable {
-  // `observers` is guarded by `lock`.
-  private let lock = NSLock()
-  private var observers: [Int: () -> Void] = [:]
-  private var nextKey = 0
+final class Broadcaster: Sendable {
+  private let gates = LockedState<(next: Int, gates: [Int: ObserverGate<Void>])>((0, [:]))
 
-  var stream: ValueObservable<Void> {
-    ValueObservable { observer in
-      let key = self.lock.withLock {
-        self.nextKey += 1
-        self.observers[self.nextKey] = { observer.next(()) }
-        return self.nextKey
+  /// Each subscription's gate fires with `fire()`.
+  var stream: Producer<Void> {
+    Producer { gate in
+      let key = self.gates.withLock { state in
+        state.next += 1
+        state.gates[state.next] = gate
+        return state.next
       }
-      return { _ = self.lock.withLock { self.observers.removeValue(forKey: key) } }
+      return { _ = self.gates.withLock { $0.gates.removeValue(forKey: key) } }
     }
   }
 
-  func fire() {
-    for observer in lock.withLock({ Array(observers.values) }) { observer() }
+  /// Fires every subscription's gate from the caller's isolation: a subscriber on that actor
+  /// is called before this returns.
+  func fire(isolation: isolated (any Actor)? = #isolation) {
+    for gate in gates.withLock({ Array($0.gates.values) }) { gate.send((), isolation: isolation) }
+  }
+}
+
+extension SendableEmitter where Value == Void {
+  /// The sends of this emitter as a refill trigger: delivered where each send runs, before it
+  /// returns, to a subscriber on the sender's actor or on `.sendingThread`; otherwise after a
+  /// hop to the subscriber's actor.
+  var trigger: Producer<Void> {
+    Producer { gate in
+      self.subscribe(on: .sendingThread, replayingLast: false) {
+        gate.sendFromCurrentThread(())
+      }.unsubscribe
+    }
   }
 }
 

@@ -138,7 +138,7 @@ import Testing
     let changes = try FileWatch.changes(of: fd)
     let events = Recorder<FollowedEvent>()
     let subscription = try FileDescriptors.lines(
-      of: fd, ownership: .streamCloses, refill: changes.stream().map { _ in () }
+      of: fd, ownership: .streamCloses, refill: changes.through { $0.map { _ in () } }
     ).subscribe(next: { events.record(.line($0)) }, status: { events.record(.status($0)) })
     #expect(await events.arrival(seconds: 60) { $0.contains(.line("long first line")) })
     truncate(path, 0)

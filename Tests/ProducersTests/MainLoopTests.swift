@@ -18,8 +18,8 @@ import Testing
     var ends: [Int32] = [0, 0]
     #expect(pipe(&ends) == 0)
     let (bytes, arrived) = AsyncStream.makeStream(of: [UInt8].self)
-    let reading = try FileDescriptors.bytes(
-      of: ends[0], ownership: .streamCloses, on: .sendingThread, next: { arrived.yield($0) })
+    let reading = try FileDescriptors.bytes(of: ends[0], ownership: .streamCloses).subscribe(
+      on: .sendingThread, next: { arrived.yield($0) })
     var byte: UInt8 = 7
     #expect(write(ends[1], &byte, 1) == 1)
     var iterator = bytes.makeAsyncIterator()

@@ -39,7 +39,7 @@ struct PipeCostTimingTests {
     var alone = Double.infinity
     for _ in 0..<Self.tries { alone = min(alone, try await Self.cpuPerByte()) }
 
-    var idle: [(Subscription, Int32)] = []
+    var idle: [(SendableSubscription, Int32)] = []
     for _ in 0..<Self.idle {
       let pipe = Pipe()
       let stream = try FileDescriptors.bytes(of: pipe.read, ownership: .streamCloses)
@@ -65,7 +65,7 @@ struct PipeCostTimingTests {
     let stream = try FileDescriptors.bytes(of: pipe.read, ownership: .streamCloses)
     var received = 0
     var start = 0.0
-    var subscription: Subscription?
+    var subscription: SendableSubscription?
     await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
       subscription = stream.subscribe(next: { chunk in
         received += chunk.count

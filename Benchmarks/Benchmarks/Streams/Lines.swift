@@ -12,10 +12,11 @@ import Producers
 // The library's own line reader, `FileDescriptors.lines`, beside a hand-written loop of `read`
 // and `memchr` over the same file. One operation is one line: a sample reads, from its start to
 // its end, a regular file of 1,000 lines of 40 bytes (the scaled iterations), and takes each line
-// as a `String`. Ours delivers on an actor (its `isolation`), so it is made, subscribed and
-// awaited on one, `LineReading`; the sample ends when the stream says `.endOfFile`. The floor
-// makes the `String` of each line as the stream does, with `String(decoding:as:)` of its bytes,
-// so what ours costs beyond it is the stream: its reader, its queue and its hops to the actor.
+// as a `String`. Ours is subscribed on an actor (its `isolation`), where it delivers, so it is
+// subscribed and awaited on one, `LineReading`; the sample ends when the stream says
+// `.endOfFile`. The floor makes the `String` of each line as the stream does, with
+// `String(decoding:as:)` of its bytes, so what ours costs beyond it is the stream: its reader,
+// its queue and its hops to the actor.
 
 /// The lines scenario.
 func linesBenchmarks() {

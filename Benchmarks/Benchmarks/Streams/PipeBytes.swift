@@ -139,7 +139,7 @@ private actor PipeReceiver {
   /// of a byte must not grow with them).
   func fileDescriptors(_ benchmark: UncheckedSendable<Benchmark>, idleBeside: Int = 0) async {
     let benchmark = benchmark.value
-    var idle: [(Subscription, Int32)] = []
+    var idle: [(SendableSubscription, Int32)] = []
     allowDescriptors(2 * idleBeside + 100)
     for _ in 0..<idleBeside {
       let (readEnd, writeEnd) = makePipe()

@@ -7,23 +7,25 @@ enum DescriptorEvent<Value: Sendable>: Sendable {
   case values([Value], then: (@Sendable () -> Void)?, status: DescriptorStatus? = nil)
   case status(DescriptorStatus)
 
-  /// The gate that calls `observer` on `isolation`: the values of a batch one by one, until the
-  /// subscription ends (a subscriber may unsubscribe in the middle of a batch), then the
-  /// batch's continuation if the subscription goes on.
+  /// The gate that calls `next` and `status` on `isolation`: the values of a batch one by one,
+  /// until the subscription ends (a subscriber may unsubscribe in the middle of a batch), then
+  /// the batch's continuation if the subscription goes on.
   static func gate(
-    to observer: DescriptorObserver<Value>, isolation: isolated any Actor
+    next: @escaping (Value) -> Void,
+    status: @escaping (DescriptorStatus) -> Void,
+    isolation: isolated any Actor
   ) -> ObserverGate<DescriptorEvent<Value>> {
     let reference = GateReference<DescriptorEvent<Value>>()
     let gate = ObserverGate<DescriptorEvent<Value>>(isolation: isolation) { event in
-      reference.gate.map { $0.deliver(event, next: observer.next, status: observer.status) }
+      reference.gate.map { $0.deliver(event, next: next, status: status) }
     }
     reference.gate = gate
     return gate
   }
 
   /// The gate that calls `next` and `status` on the thread that read the values (the reader's
-  /// turns are one at a time, so the calls are too), as ``gate(to:isolation:)`` does on an
-  /// actor.
+  /// turns are one at a time, so the calls are too), as ``gate(next:status:isolation:)`` does
+  /// on an actor.
   static func gate(
     next: @escaping @Sendable (Value) -> Void,
     status: @escaping @Sendable (DescriptorStatus) -> Void

@@ -5,7 +5,7 @@ import Synchronization
 
 /// What every reader of a descriptor stream owns for one subscription: its descriptor (the
 /// stream's own, or a duplicate, see ``DescriptorHolder``), the reader's state, its subscriber
-/// behind an `ObserverGate` (bound to the actor that made the stream, or, on `.sendingThread`,
+/// behind an `ObserverGate` (bound to the subscriber's actor, or, on `.sendingThread`,
 /// a `@Sendable` one that runs on the reading thread), and the steps that end it.
 /// The readers built on it (``SourceReader``, ``FilePasses``, ``ReadinessWatcher``) only read.
 ///
@@ -54,7 +54,7 @@ final class DescriptorReader<Value: Sendable, State: Sendable>: Sendable {
   }
 
   /// Takes over `fd`, a descriptor acquired from `holder`, for the subscription behind
-  /// `observer` (made by ``DescriptorEvent/gate(to:isolation:)`` or
+  /// `observer` (made by ``DescriptorEvent/gate(next:status:isolation:)`` or
   /// ``DescriptorEvent/gate(next:status:)``); `state` is the reader's, reached in its turns.
   init(
     holder: DescriptorHolder, fd: Int32, state: State,

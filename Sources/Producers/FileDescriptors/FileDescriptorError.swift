@@ -17,7 +17,7 @@ public enum FileDescriptorError: Error, Hashable, Sendable, CustomStringConverti
   case duplicateFailed(Int32, Errno)
   /// A read failed with a system error; the stream stopped reading this subscription.
   case readFailed(Int32, Errno)
-  /// The `maximumLineLength` given to ``FileDescriptors/lines(of:ownership:refill:maximumLineLength:isolation:)``
+  /// The `maximumLineLength` given to ``FileDescriptors/lines(of:ownership:refill:maximumLineLength:)``
   /// was below 1: no line could be delivered.
   case maximumLineLengthNotPositive(Int)
 

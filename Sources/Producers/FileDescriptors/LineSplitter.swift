@@ -2,7 +2,7 @@
 // its own (Fuzz/LineSplitterFuzz.swift): keep it that way.
 
 /// Splits bytes, given in chunks of any size, into lines of text, and says how many bytes each
-/// line took: the decoder behind ``FileDescriptors/lines(of:ownership:refill:maximumLineLength:isolation:)``,
+/// line took: the decoder behind ``FileDescriptors/lines(of:ownership:refill:maximumLineLength:)``,
 /// for programs that read the bytes themselves and need to know where each line ends (to record
 /// a position in a file, say).
 ///

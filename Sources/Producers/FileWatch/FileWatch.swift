@@ -26,7 +26,7 @@ import Multicast
 ///   where the events are read, with no thread switch, never two at once; keep it short there:
 ///   it holds up the changes of every watch behind it (on Linux, and the descriptor streams the
 ///   poller serves). It suits a subscriber that hands each change to something that reads on
-///   the thread it is called on (a `refillInline` emitter of ``FileDescriptors``). Once
+///   the thread it is called on (the `refill` of a ``FileDescriptors`` stream). Once
 ///   `unsubscribe()` returns, from any thread, that subscription receives nothing more.
 /// - Lifetime: the watch (its descriptor and its system watches) lives as long as the producer or
 ///   any of its subscriptions, and is released when the last of them is gone.

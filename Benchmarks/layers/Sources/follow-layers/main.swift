@@ -88,15 +88,17 @@ do {
           if change == .modified { Copier.copyAppended() }
         }))
   case "watch+bytes":
-    let refills = Emitter<Void>(keepingLast: 0)
+    let changes = try FileWatch.changes(at: path)
+    // The watch's modifications as the refill, delivered on the main actor (in the same call,
+    // through its gate, as the main thread reads inotify).
+    let refills = Producer<Void> { gate in
+      changes.subscribe(on: .sendingThread) { change in
+        if change == .modified { gate.sendFromCurrentThread(()) }
+      }.unsubscribe
+    }
     let bytes = try FileDescriptors.bytes(of: fd, ownership: .callerCloses, refill: refills)
     subscriptions.append(
-      bytes.subscribe(next: { chunk in chunk.withUnsafeBytes { writeOut($0) } }))
-    subscriptions.append(
-      Subscription(
-        try FileWatch.changes(at: path).subscribe { change in
-          if change == .modified { refills.send() }
-        }))
+      Subscription(bytes.subscribe(next: { chunk in chunk.withUnsafeBytes { writeOut($0) } })))
   default:
     fail("follow-layers: no layer \(arguments[1])", status: 2)
   }

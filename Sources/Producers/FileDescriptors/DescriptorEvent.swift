@@ -3,6 +3,7 @@ import Multicast
 
 /// One call of a descriptor stream's observer: the values of one chunk, with what to do once
 /// the subscriber has them and a status that follows them, or a status.
+@usableFromInline
 enum DescriptorEvent<Value: Sendable>: Sendable {
   case values([Value], then: (@Sendable () -> Void)?, status: DescriptorStatus? = nil)
   case status(DescriptorStatus)
@@ -10,6 +11,7 @@ enum DescriptorEvent<Value: Sendable>: Sendable {
   /// The gate that calls `next` and `status` on `isolation`: the values of a batch one by one,
   /// until the subscription ends (a subscriber may unsubscribe in the middle of a batch), then
   /// the batch's continuation if the subscription goes on.
+  @inlinable
   static func gate(
     next: @escaping (Value) -> Void,
     status: @escaping (DescriptorStatus) -> Void,
@@ -26,6 +28,7 @@ enum DescriptorEvent<Value: Sendable>: Sendable {
   /// The gate that calls `next` and `status` on the thread that read the values (the reader's
   /// turns are one at a time, so the calls are too), as ``gate(next:status:isolation:)`` does
   /// on an actor.
+  @inlinable
   static func gate(
     next: @escaping @Sendable (Value) -> Void,
     status: @escaping @Sendable (DescriptorStatus) -> Void
@@ -45,7 +48,8 @@ extension ObserverGate {
   /// Calls `next` with the values of `event` one by one while this gate is open, then `status`
   /// with the status that follows them and the continuation, if it still is; or `status` with
   /// its status.
-  fileprivate func deliver<Element>(
+  @inlinable
+  func deliver<Element>(
     _ event: DescriptorEvent<Element>, next: (Element) -> Void,
     status: (DescriptorStatus) -> Void
   ) {
@@ -72,6 +76,9 @@ extension ObserverGate {
 /// closes, which releases the closure. A weak one would give the gate a side table, which
 /// LeakSanitizer reports as a leak when the program exits while the stream is subscribed (seen:
 /// `follow` stopped by SIGTERM under load).
-private final class GateReference<Value: Sendable> {
-  var gate: ObserverGate<Value>?
+@usableFromInline
+final class GateReference<Value: Sendable> {
+  @usableFromInline var gate: ObserverGate<Value>?
+
+  @inlinable init() {}
 }

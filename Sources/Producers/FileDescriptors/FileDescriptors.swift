@@ -226,7 +226,8 @@ public enum FileDescriptors {
         let reader = FilePasses(
           holder: holder, fd: acquired, decoder: decoder(), chunkSize: chunkSize, observer: gate,
           following: following)
-        return .init(disconnect: reader.disconnect, file: reader)
+        return .init(
+          disconnect: reader.disconnect, file: FileRefill { reader.refill(isolation: $0) })
       }, refill: refill)
   }
 

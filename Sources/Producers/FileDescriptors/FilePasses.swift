@@ -24,7 +24,7 @@ import Multicast
 /// takes turns with the other work of the subscriber's actor and is never read ahead of it. A
 /// refill asked for during a pass makes the pass read on to the new end.
 /// A `/proc` or `/sys` file is never taken for truncated (``FileReader`` says why).
-final class FilePasses<Decoder: ChunkDecoder>: FileRefilling {
+final class FilePasses<Decoder: ChunkDecoder>: Sendable {
   private let reader: DescriptorReader<Decoder.Value, Pass>
   // The most bytes one turn reads: the most that one turn decodes and delivers.
   private let chunkSize: Int

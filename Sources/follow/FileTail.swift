@@ -84,7 +84,7 @@ struct FollowError: Error, CustomStringConvertible {
   /// Whether the last thing printed was an unfinished line, whose rest is still to come.
   private(set) var endedMidLine: Bool
   /// A pipe's or terminal's bytes stream.
-  private var reading: Subscription?
+  private var reading: SendableSubscription?
   /// Whether the descriptor is this tail's to close: until a pipe's stream takes it (or a
   /// stream that could not be made closed it).
   private var ownsDescriptor = true
@@ -133,14 +133,13 @@ struct FollowError: Error, CustomStringConvertible {
       do {
         let bytes = try FileDescriptors.bytes(of: fd, ownership: .streamCloses)
         ownsDescriptor = false
-        reading = Subscription(
-          bytes.subscribe(
-            next: { [unowned self] chunk in
-              self.reader.checkpoint.advance(over: chunk)
-              chunk.withUnsafeBytes { self.received($0) }
-              self.finishChunk()
-            },
-            status: { [unowned self] status in self.pipeStatus(status) }))
+        reading = bytes.subscribe(
+          next: { [unowned self] chunk in
+            self.reader.checkpoint.advance(over: chunk)
+            chunk.withUnsafeBytes { self.received($0) }
+            self.finishChunk()
+          },
+          status: { [unowned self] status in self.pipeStatus(status) })
       } catch {
         ownsDescriptor = false
         close(fd)

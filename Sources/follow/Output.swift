@@ -30,7 +30,7 @@ import Producers
   /// Past this many bytes waiting for a full pipe, the main thread waits for the pipe.
   static let largestBacklog = 1 << 22
   /// The wait for room in a full pipe, while lines wait for it.
-  private static var waitingForRoom: Subscription?
+  private static var waitingForRoom: SendableSubscription?
 
   /// Where lines are written: standard output, or, when that is a pipe, the same pipe opened
   /// anew, non-blocking. The flag is then this description's alone: standard output's own may
@@ -95,9 +95,8 @@ import Producers
     pendingLines.removeFirst(written)
     guard waitingForRoom == nil else { return }
     do {
-      waitingForRoom = Subscription(
-        try FileDescriptors.writable(out, ownership: .callerCloses).subscribe(
-          next: { _ in writePending() }))
+      waitingForRoom = try FileDescriptors.writable(out, ownership: .callerCloses).subscribe(
+        next: { _ in writePending() })
     } catch {
       // No wait can be made (out of descriptors): wait here, as a blocking write would.
       let (written, error) = writeOut(pendingLines, waiting: true)

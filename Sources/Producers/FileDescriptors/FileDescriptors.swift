@@ -190,12 +190,12 @@ public enum FileDescriptors {
   /// Throws unless `fd` is open, not a directory, and not opened only in `direction`'s
   /// opposite.
   private static func validate(
-    _ fd: Int32, direction wrong: Int32, error: FileDescriptorError, allowDirectory: Bool
+    _ fd: Int32, direction wrong: Int32, error: FileDescriptorError
   ) throws(FileDescriptorError) {
     guard fd >= 0 else { throw .negative(fd) }
     guard System.isOpen(fd) else { throw .notOpen(fd) }
     guard System.accessMode(fd) != wrong else { throw error }
-    if !allowDirectory, case .success(let info) = System.status(fd), System.isDirectory(info) {
+    if case .success(let info) = System.status(fd), System.isDirectory(info) {
       throw .isDirectory(fd)
     }
   }
@@ -210,7 +210,7 @@ public enum FileDescriptors {
     chunkSize: Int,
     decoder: @escaping @Sendable () -> Decoder
   ) throws(FileDescriptorError) -> DescriptorProducer<Decoder.Value> {
-    try validate(fd, direction: O_WRONLY, error: .notReadable(fd), allowDirectory: false)
+    try validate(fd, direction: O_WRONLY, error: .notReadable(fd))
     let holder = DescriptorHolder(fd: fd, ownership: ownership)
     let isRegular = (try? System.status(fd).get()).map(System.isRegular) ?? false
     let following = refill != nil
@@ -240,7 +240,7 @@ public enum FileDescriptors {
     direction wrong: Int32,
     error: FileDescriptorError
   ) throws(FileDescriptorError) -> DescriptorProducer<Int> {
-    try validate(fd, direction: wrong, error: error, allowDirectory: false)
+    try validate(fd, direction: wrong, error: error)
     let holder = DescriptorHolder(fd: fd, ownership: ownership)
     return DescriptorProducer(
       start: { (gate) throws(FileDescriptorError) in

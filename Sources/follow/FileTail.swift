@@ -75,16 +75,15 @@ struct FollowError: Error, CustomStringConvertible {
   let identity: FileIdentity
   private let isRegular: Bool
   private let events: Events
-  private var splitter = LineSplitter()
-  /// The lines of the chunk being split, handed over together once it is split.
-  private var batch: [String] = []
-  /// Reads a regular file, and keeps where the bytes read so far end (a pipe's too, counted
-  /// as they arrive); the printed position is this minus what waits in the splitter.
-  private var reader: FileReader
+  /// The reader, the splitter and what they leave: everything a read changes, in one value,
+  /// so that a read is one access to the tail (a class's stored property is checked for
+  /// exclusive access at run time, at each access), and the calls inside it are checked by
+  /// the compiler.
+  private var reading: Reading
   /// Whether the last thing printed was an unfinished line, whose rest is still to come.
-  private(set) var endedMidLine: Bool
+  var endedMidLine: Bool { reading.endedMidLine }
   /// A pipe's or terminal's bytes stream.
-  private var reading: SendableSubscription?
+  private var pipe: SendableSubscription?
   /// Whether the descriptor is this tail's to close: until a pipe's stream takes it (or a
   /// stream that could not be made closed it).
   private var ownsDescriptor = true
@@ -114,15 +113,17 @@ struct FollowError: Error, CustomStringConvertible {
   ) {
     self.identity = identity
     self.isRegular = isRegular
-    self.reader = FileReader(descriptor: fd, at: checkpoint)
-    self.endedMidLine = midLine
+    self.reading = Reading(
+      reader: FileReader(descriptor: fd, at: checkpoint), endedMidLine: midLine)
     self.events = events
   }
 
-  private var fd: Int32 { reader.descriptor }
+  private var fd: Int32 { reading.reader.descriptor }
 
   /// The position up to which lines were printed, with the bytes before it.
-  var position: FileCheckpoint { reader.checkpoint.rewound(by: splitter.unfinishedByteCount) }
+  var position: FileCheckpoint {
+    reading.reader.checkpoint.rewound(by: reading.splitter.unfinishedByteCount)
+  }
 
   /// Starts reading: a regular file at once, to its end (in turns of ``largestTurn``); a pipe
   /// by its bytes stream, which then owns the descriptor and closes it.
@@ -133,10 +134,9 @@ struct FollowError: Error, CustomStringConvertible {
       do {
         let bytes = try FileDescriptors.bytes(of: fd, ownership: .streamCloses)
         ownsDescriptor = false
-        reading = bytes.subscribe(
+        pipe = bytes.subscribe(
           next: { [unowned self] chunk in
-            self.reader.checkpoint.advance(over: chunk)
-            chunk.withUnsafeBytes { self.received($0) }
+            self.reading.receive(chunk, self.events)
             self.finishChunk()
           },
           status: { [unowned self] status in self.pipeStatus(status) })
@@ -182,7 +182,7 @@ struct FollowError: Error, CustomStringConvertible {
   func readToCurrentEnd(then action: @escaping () -> Void) {
     var info = stat()
     guard isRegular, started, !stopped, fstat(fd, &info) == 0,
-      Int64(info.st_size) > reader.checkpoint.offset
+      Int64(info.st_size) > reading.reader.checkpoint.offset
     else { return action() }
     reachWaiters.append((Int64(info.st_size), action))
     readAppended()
@@ -197,8 +197,8 @@ struct FollowError: Error, CustomStringConvertible {
     watching?.unsubscribe()
     watching = nil
     // A pipe's stream owns its descriptor once started (and closes it when unsubscribed).
-    reading?.unsubscribe()
-    reading = nil
+    pipe?.unsubscribe()
+    pipe = nil
     if ownsDescriptor {
       ownsDescriptor = false
       close(fd)
@@ -212,7 +212,7 @@ struct FollowError: Error, CustomStringConvertible {
   private func readAppended() {
     guard isRegular, started, !stopped, !readFailed else { return }
     while true {
-      let outcome = reader.read(upTo: Self.largestTurn) { bytes in self.received(bytes) }
+      let outcome = reading.read(upTo: Self.largestTurn, events)
       finishChunk()
       switch outcome {
       case .success(.endOfFile):
@@ -226,7 +226,7 @@ struct FollowError: Error, CustomStringConvertible {
       case .success(.truncated(let rewritten)):
         // The unfinished line's end is gone with the old content: print what there was.
         printUnfinishedLine()
-        endedMidLine = false
+        reading.endedMidLine = false
         events.truncated(rewritten)
         releaseWaiters(upTo: .max)
         // Read the new content from its start, now.
@@ -259,53 +259,12 @@ struct FollowError: Error, CustomStringConvertible {
     for waiter in reached { waiter.action() }
   }
 
-  /// Splits `chunk`, the next bytes of the file, and hands over its lines; the start of an
-  /// unfinished last line stays in the splitter until its newline comes.
-  private func received(_ chunk: UnsafeRawBufferPointer) {
-    guard let text = events.text else {
-      return splitter.split(chunk) { self.print($0) }
-    }
-    // Runs of complete lines of plain text go out as they are, without a `String` each; the
-    // lines split before a run are handed over first, so the order holds.
-    splitter.split(
-      chunk,
-      plainLines: { run, lineCount in
-        var run = run
-        var lineCount = lineCount
-        if self.endedMidLine {
-          // The rest of a line printed unfinished: an empty one (just its newline) is left
-          // out, as `print` does; any other is a line of its own.
-          self.endedMidLine = false
-          if run.first == 0x0A {
-            run = UnsafeRawBufferPointer(rebasing: run.dropFirst())
-            lineCount -= 1
-          }
-        }
-        self.handOverBatch()
-        if lineCount > 0 { text(run, lineCount) }
-      }, { self.print($0) })
-  }
-
   /// Hands over the lines of the chunk and writes them out in one write, now (none waits for
   /// the next chunk); then calls the waiters the chunk reached.
   private func finishChunk() {
-    handOverBatch()
+    reading.handOverBatch(events)
     Output.flushLines()
-    if !reachWaiters.isEmpty { releaseWaiters(upTo: reader.checkpoint.offset) }
-  }
-
-  /// Hands over the lines split since the last call, and writes them out in one write, now:
-  /// none waits for the next chunk.
-  private func deliverBatch() {
-    handOverBatch()
-    Output.flushLines()
-  }
-
-  /// Hands over the lines split since the last call, to be written with the chunk's others.
-  private func handOverBatch() {
-    guard !batch.isEmpty else { return }
-    events.lines(batch)
-    batch.removeAll(keepingCapacity: true)
+    if !reachWaiters.isEmpty { releaseWaiters(upTo: reading.reader.checkpoint.offset) }
   }
 
   /// What a pipe's bytes stream says: its writer closed it, or reading failed.
@@ -325,28 +284,115 @@ struct FollowError: Error, CustomStringConvertible {
     }
   }
 
-  private func print(_ line: LineSplitter.Line) {
-    // An empty rest of a line printed unfinished (its newline, or a CR still waiting for
-    // one): the line was printed already.
-    if endedMidLine && line.text.isEmpty && line.end != .cut {
-      if line.end != .endOfInput { endedMidLine = false }
-      return
-    }
-    endedMidLine = false
-    batch.append(line.text)
-  }
-
   /// Prints the unfinished line, if any, when nothing more of it can come: its rest, if any
   /// ever comes, is a line of its own.
   private func printUnfinishedLine() {
-    var flushed = false
-    splitter.flush { line in
-      self.print(line)
-      flushed = true
+    if reading.flush(events) { Output.flushLines() }
+  }
+}
+
+extension FileTail {
+  /// What a read of the tail changes, in one value: the reader (the one position), the
+  /// splitter, the lines split and not handed over yet, and whether the last line printed was
+  /// unfinished. Each call is one access to the tail's ``FileTail/reading``; the events are the
+  /// owner's, which do not call back into the tail.
+  fileprivate struct Reading {
+    /// Reads a regular file, and keeps where the bytes read so far end (a pipe's too, counted
+    /// as they arrive); the printed position is this minus what waits in the splitter.
+    var reader: FileReader
+    var splitter = LineSplitter()
+    /// The lines of the chunk being split, handed over together once it is split.
+    var batch: [String] = []
+    /// Whether the last thing printed was an unfinished line, whose rest is still to come.
+    var endedMidLine: Bool
+
+    init(reader: FileReader, endedMidLine: Bool) {
+      self.reader = reader
+      self.endedMidLine = endedMidLine
     }
-    if flushed {
+
+    /// Reads on from the position, up to `maximumCount` bytes, and splits what it reads.
+    mutating func read(
+      upTo maximumCount: Int, _ events: Events
+    ) -> Result<FileReader.Outcome, Errno> {
+      reader.read(upTo: maximumCount) { bytes in
+        Self.split(bytes, &splitter, &batch, &endedMidLine, events)
+      }
+    }
+
+    /// Takes `chunk`, the next bytes of a pipe, and splits them.
+    mutating func receive(_ chunk: [UInt8], _ events: Events) {
+      reader.checkpoint.advance(over: chunk)
+      chunk.withUnsafeBytes { Self.split($0, &splitter, &batch, &endedMidLine, events) }
+    }
+
+    /// Splits `chunk`, the next bytes of the file, and hands over its lines; the start of an
+    /// unfinished last line stays in the splitter until its newline comes. Static, with each
+    /// part it changes passed alone, so that the reader may be changed meanwhile.
+    private static func split(
+      _ chunk: UnsafeRawBufferPointer, _ splitter: inout LineSplitter, _ batch: inout [String],
+      _ endedMidLine: inout Bool, _ events: Events
+    ) {
+      guard let text = events.text else {
+        return splitter.split(chunk) { print($0, &batch, &endedMidLine) }
+      }
+      // Runs of complete lines of plain text go out as they are, without a `String` each; the
+      // lines split before a run are handed over first, so the order holds.
+      splitter.split(
+        chunk,
+        plainLines: { run, lineCount in
+          var run = run
+          var lineCount = lineCount
+          if endedMidLine {
+            // The rest of a line printed unfinished: an empty one (just its newline) is left
+            // out, as `print` does; any other is a line of its own.
+            endedMidLine = false
+            if run.first == 0x0A {
+              run = UnsafeRawBufferPointer(rebasing: run.dropFirst())
+              lineCount -= 1
+            }
+          }
+          handOver(&batch, events)
+          if lineCount > 0 { text(run, lineCount) }
+        }, { print($0, &batch, &endedMidLine) })
+    }
+
+    /// Hands over the lines split since the last call, to be written with the chunk's others.
+    mutating func handOverBatch(_ events: Events) {
+      Self.handOver(&batch, events)
+    }
+
+    private static func handOver(_ batch: inout [String], _ events: Events) {
+      guard !batch.isEmpty else { return }
+      events.lines(batch)
+      batch.removeAll(keepingCapacity: true)
+    }
+
+    private static func print(
+      _ line: LineSplitter.Line, _ batch: inout [String], _ endedMidLine: inout Bool
+    ) {
+      // An empty rest of a line printed unfinished (its newline, or a CR still waiting for
+      // one): the line was printed already.
+      if endedMidLine && line.text.isEmpty && line.end != .cut {
+        if line.end != .endOfInput { endedMidLine = false }
+        return
+      }
+      endedMidLine = false
+      batch.append(line.text)
+    }
+
+    /// Hands over the unfinished line, if any, as a line: whether there was one. Its rest, if
+    /// any ever comes, is a line of its own.
+    mutating func flush(_ events: Events) -> Bool {
+      var flushed = false
+      splitter.flush { line in
+        Self.print(line, &batch, &endedMidLine)
+        flushed = true
+      }
+      guard flushed else { return false }
       endedMidLine = true
-      deliverBatch()
+      handOverBatch(events)
+      return true
     }
   }
 }

@@ -23,12 +23,14 @@ import Producers
 ///
 /// On the main actor, where every line is printed.
 @MainActor enum Output {
-  /// The lines printed and not written yet, with their newlines, oldest first.
-  private static var pendingLines: [UInt8] = []
+  /// The lines printed and not written yet, and whether they wait for room in a full pipe:
+  /// one value, changed in one access per call (a static variable is checked for exclusive
+  /// access at run time, at each access).
+  private static var pending = PendingLines()
   /// Past this many bytes, lines are written without waiting for the end of the turn.
-  private static let largestBatch = 1 << 16
+  private nonisolated static let largestBatch = 1 << 16
   /// Past this many bytes waiting for a full pipe, the main thread waits for the pipe.
-  static let largestBacklog = 1 << 22
+  nonisolated static let largestBacklog = 1 << 22
   /// The wait for room in a full pipe, while lines wait for it.
   private static var waitingForRoom: SendableSubscription?
 
@@ -46,64 +48,126 @@ import Producers
 
   /// Adds `text` and a newline to what the next ``flushLines()`` writes to standard output.
   static func line(_ text: String) {
-    pendingLines.append(contentsOf: text.utf8)
-    pendingLines.append(0x0A)
-    if pendingLines.count >= largestBatch { flushLines() }
+    if pending.append(text) { flushLines() }
   }
 
   /// Adds `bytes`, complete lines with their newlines, to what the next ``flushLines()`` writes
   /// to standard output, as they are.
   static func lines(_ bytes: UnsafeRawBufferPointer) {
-    pendingLines.append(contentsOf: bytes)
-    if pendingLines.count >= largestBatch { flushLines() }
+    if pending.append(bytes) { flushLines() }
   }
 
   /// Writes the lines printed since the last call to standard output, in one `write` when the
   /// pipe takes it all. Called at the end of each turn that printed lines. While a full pipe
   /// is waited for, the lines wait behind the ones before them, unless they are too many.
   static func flushLines() {
-    guard !pendingLines.isEmpty else { return }
-    guard waitingForRoom == nil || pendingLines.count > largestBacklog else { return }
-    writePending()
+    switch pending.write(to: out, always: false) {
+    case .nothing, .all(stoppedWaiting: false): return
+    case .all(stoppedWaiting: true): stopWaiting()
+    case .part: waitForRoom()
+    case .failed(let error): outputFailed(error)
+    }
   }
 
   /// Writes every line printed, waiting for a full pipe as long as it takes: before `follow`
   /// exits, so that no line printed is lost with it.
   static func finish() {
-    guard !pendingLines.isEmpty else { return }
-    let (written, error) = writeOut(pendingLines, waiting: true)
-    if let error { outputFailed(error) }
-    pendingLines.removeFirst(written)
-    waitingForRoom?.unsubscribe()
-    waitingForRoom = nil
+    if case .failed(let error) = pending.writeAll(to: out) {
+      outputFailed(error)
+    }
+    stopWaiting()
   }
 
-  /// Writes what the output takes of the lines waiting; waits for room for the rest, or, past
-  /// ``largestBacklog``, writes it all, waiting here.
-  private static func writePending() {
-    let (written, error) = writeOut(pendingLines, waiting: pendingLines.count > largestBacklog)
-    if let error { outputFailed(error) }
-    if written == pendingLines.count {
-      // All of it (nearly always): nothing to move down.
-      pendingLines.removeAll(keepingCapacity: pendingLines.capacity <= largestBatch * 2)
-      if let waiting = waitingForRoom {
-        waiting.unsubscribe()
-        waitingForRoom = nil
-      }
-      return
+  /// The pipe has room again: writes what it takes of the lines waiting.
+  private static func roomMade() {
+    switch pending.write(to: out, always: true) {
+    case .nothing, .all: stopWaiting()
+    case .part: break
+    case .failed(let error): outputFailed(error)
     }
-    pendingLines.removeFirst(written)
+  }
+
+  /// Waits for room in the full pipe, unless it is waited for already.
+  private static func waitForRoom() {
     guard waitingForRoom == nil else { return }
     do {
       waitingForRoom = try FileDescriptors.writable(out, ownership: .callerCloses).subscribe(
-        next: { _ in writePending() })
+        next: { _ in roomMade() })
     } catch {
       // No wait can be made (out of descriptors): wait here, as a blocking write would.
-      let (written, error) = writeOut(pendingLines, waiting: true)
-      if let error { outputFailed(error) }
-      pendingLines.removeFirst(written)
+      if case .failed(let error) = pending.writeAll(to: out) {
+        outputFailed(error)
+      }
+      stopWaiting()
     }
   }
+
+  private static func stopWaiting() {
+    pending.isWaitingForRoom = false
+    guard let waiting = waitingForRoom else { return }
+    waitingForRoom = nil
+    waiting.unsubscribe()
+  }
+
+  /// The lines printed and not written yet, with their newlines, oldest first.
+  private struct PendingLines {
+    var bytes: [UInt8] = []
+    /// Whether the lines wait for room in a full pipe (``Output/waitingForRoom``).
+    var isWaitingForRoom = false
+
+    /// Adds `text` and a newline: whether a batch is full.
+    mutating func append(_ text: String) -> Bool {
+      bytes.append(contentsOf: text.utf8)
+      bytes.append(0x0A)
+      return bytes.count >= Output.largestBatch
+    }
+
+    /// Adds `lines` as they are: whether a batch is full.
+    mutating func append(_ lines: UnsafeRawBufferPointer) -> Bool {
+      bytes.append(contentsOf: lines)
+      return bytes.count >= Output.largestBatch
+    }
+
+    /// What a write did.
+    enum Written {
+      /// There was nothing to write, or the lines wait for room (and are not too many).
+      case nothing
+      /// Everything was written (`stoppedWaiting`: the lines had waited for room).
+      case all(stoppedWaiting: Bool)
+      /// Some was left: the pipe is full.
+      case part
+      case failed(Int32)
+    }
+
+    /// Writes what `fd` takes now of the lines; past ``Output/largestBacklog``, all of them,
+    /// waiting. While the lines wait for room, nothing is written unless `always` (or they
+    /// are too many).
+    mutating func write(to fd: Int32, always: Bool) -> Written {
+      guard !bytes.isEmpty else { return .nothing }
+      let tooMany = bytes.count > Output.largestBacklog
+      guard always || !isWaitingForRoom || tooMany else { return .nothing }
+      let (written, error) = bytes.withUnsafeBytes { Output.write($0, to: fd, waiting: tooMany) }
+      if let error { return .failed(error) }
+      guard written < bytes.count else {
+        // All of it (nearly always): nothing to move down.
+        bytes.removeAll(keepingCapacity: bytes.capacity <= Output.largestBatch * 2)
+        defer { isWaitingForRoom = false }
+        return .all(stoppedWaiting: isWaitingForRoom)
+      }
+      bytes.removeFirst(written)
+      isWaitingForRoom = true
+      return .part
+    }
+
+    /// Writes all the lines, waiting for a full pipe as long as it takes.
+    mutating func writeAll(to fd: Int32) -> Written {
+      guard !bytes.isEmpty else { return .nothing }
+      let (written, error) = bytes.withUnsafeBytes { Output.write($0, to: fd, waiting: true) }
+      bytes.removeFirst(written)
+      return error.map { .failed($0) } ?? .all(stoppedWaiting: isWaitingForRoom)
+    }
+  }
+
   /// Writes `follow: ` with `text` and a newline to standard error, after the lines printed so
   /// far that standard output takes now (lines waiting for a full pipe stay waiting: a note
   /// does not hold the main thread).
@@ -112,16 +176,6 @@ import Producers
     var text = "follow: " + text + "\n"
     // Standard error that cannot be written to has nobody to tell.
     _ = text.withUTF8 { write(UnsafeRawBufferPointer($0), to: STDERR_FILENO) }
-  }
-
-  /// Writes `bytes` to standard output: as much as it takes now, or, when `waiting`, all of it;
-  /// how many bytes were written, and the error number when it failed. Not isolated: a closure
-  /// made on the main actor and handed to `withUnsafeBytes` checks at each call that it runs
-  /// there.
-  private nonisolated static func writeOut(
-    _ bytes: [UInt8], waiting: Bool
-  ) -> (written: Int, error: Int32?) {
-    bytes.withUnsafeBytes { write($0, to: out, waiting: waiting) }
   }
 
   /// Writes `bytes` to `fd`: all of them, or, unless `waiting`, until a non-blocking `fd` is

@@ -109,23 +109,62 @@ import Producers
     waiting.unsubscribe()
   }
 
-  /// The lines printed and not written yet, with their newlines, oldest first.
+  /// The lines printed and not written yet, with their newlines, oldest first: the first
+  /// ``count`` bytes of a buffer kept from turn to turn, so that adding lines is one copy and
+  /// writing them all out only sets ``count`` back to 0.
   private struct PendingLines {
-    var bytes: [UInt8] = []
+    private var storage: [UInt8] = []
+    private(set) var count = 0
     /// Whether the lines wait for room in a full pipe (``Output/waitingForRoom``).
     var isWaitingForRoom = false
 
     /// Adds `text` and a newline: whether a batch is full.
     mutating func append(_ text: String) -> Bool {
-      bytes.append(contentsOf: text.utf8)
-      bytes.append(0x0A)
-      return bytes.count >= Output.largestBatch
+      var text = text
+      _ = text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+      return withUnsafeBytes(of: UInt8(0x0A)) { append($0) }
     }
 
     /// Adds `lines` as they are: whether a batch is full.
     mutating func append(_ lines: UnsafeRawBufferPointer) -> Bool {
-      bytes.append(contentsOf: lines)
-      return bytes.count >= Output.largestBatch
+      let end = count + lines.count
+      if end > storage.count {
+        storage.append(
+          contentsOf: repeatElement(0, count: max(end, 2 * storage.count, 4096) - storage.count))
+      }
+      if !lines.isEmpty {
+        storage.withUnsafeMutableBytes { storage in
+          UnsafeMutableRawBufferPointer(rebasing: storage[count..<end]).copyMemory(from: lines)
+        }
+      }
+      count = end
+      return count >= Output.largestBatch
+    }
+
+    /// Hands the lines to `write`, which says how many it wrote and the error number when it
+    /// failed (as `Output.write` does), and drops those written.
+    private mutating func write(
+      _ write: (UnsafeRawBufferPointer) -> (written: Int, error: Int32?)
+    ) -> (written: Int, error: Int32?) {
+      let count = count
+      let result = storage.withUnsafeBytes { write(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+      dropFirst(result.written)
+      return result
+    }
+
+    /// Drops the first `written` bytes, moving the rest down.
+    private mutating func dropFirst(_ written: Int) {
+      guard written < count else {
+        count = 0
+        // A buffer grown for a backlog is let go once it is written.
+        if storage.count > Output.largestBatch * 2 { storage = [] }
+        return
+      }
+      let rest = count - written
+      storage.withUnsafeMutableBytes { storage in
+        storage.baseAddress!.copyMemory(from: storage.baseAddress! + written, byteCount: rest)
+      }
+      count = rest
     }
 
     /// What a write did.
@@ -143,27 +182,24 @@ import Producers
     /// waiting. While the lines wait for room, nothing is written unless `always` (or they
     /// are too many).
     mutating func write(to fd: Int32, always: Bool) -> Written {
-      guard !bytes.isEmpty else { return .nothing }
-      let tooMany = bytes.count > Output.largestBacklog
+      guard count > 0 else { return .nothing }
+      let tooMany = count > Output.largestBacklog
       guard always || !isWaitingForRoom || tooMany else { return .nothing }
-      let (written, error) = bytes.withUnsafeBytes { Output.write($0, to: fd, waiting: tooMany) }
+      let (_, error) = write { Output.write($0, to: fd, waiting: tooMany) }
       if let error { return .failed(error) }
-      guard written < bytes.count else {
-        // All of it (nearly always): nothing to move down.
-        bytes.removeAll(keepingCapacity: bytes.capacity <= Output.largestBatch * 2)
+      guard count > 0 else {
+        // All of it (nearly always).
         defer { isWaitingForRoom = false }
         return .all(stoppedWaiting: isWaitingForRoom)
       }
-      bytes.removeFirst(written)
       isWaitingForRoom = true
       return .part
     }
 
     /// Writes all the lines, waiting for a full pipe as long as it takes.
     mutating func writeAll(to fd: Int32) -> Written {
-      guard !bytes.isEmpty else { return .nothing }
-      let (written, error) = bytes.withUnsafeBytes { Output.write($0, to: fd, waiting: true) }
-      bytes.removeFirst(written)
+      guard count > 0 else { return .nothing }
+      let (_, error) = write { Output.write($0, to: fd, waiting: true) }
       return error.map { .failed($0) } ?? .all(stoppedWaiting: isWaitingForRoom)
     }
   }

@@ -259,10 +259,9 @@ struct FollowError: Error, CustomStringConvertible {
     for waiter in reached { waiter.action() }
   }
 
-  /// Hands over the lines of the chunk and writes them out in one write, now (none waits for
+  /// Writes out the lines of the chunk (handed over already) in one write, now (none waits for
   /// the next chunk); then calls the waiters the chunk reached.
   private func finishChunk() {
-    reading.handOverBatch(events)
     Output.flushLines()
     if !reachWaiters.isEmpty { releaseWaiters(upTo: reading.reader.checkpoint.offset) }
   }
@@ -311,19 +310,23 @@ extension FileTail {
       self.endedMidLine = endedMidLine
     }
 
-    /// Reads on from the position, up to `maximumCount` bytes, and splits what it reads.
+    /// Reads on from the position, up to `maximumCount` bytes, splits what it reads and hands
+    /// over its lines.
     mutating func read(
       upTo maximumCount: Int, _ events: Events
     ) -> Result<FileReader.Outcome, Errno> {
-      reader.read(upTo: maximumCount) { bytes in
+      let outcome = reader.read(upTo: maximumCount) { bytes in
         Self.split(bytes, &splitter, &batch, &endedMidLine, events)
       }
+      Self.handOver(&batch, events)
+      return outcome
     }
 
-    /// Takes `chunk`, the next bytes of a pipe, and splits them.
+    /// Takes `chunk`, the next bytes of a pipe, splits them and hands over their lines.
     mutating func receive(_ chunk: [UInt8], _ events: Events) {
       reader.checkpoint.advance(over: chunk)
       chunk.withUnsafeBytes { Self.split($0, &splitter, &batch, &endedMidLine, events) }
+      Self.handOver(&batch, events)
     }
 
     /// Splits `chunk`, the next bytes of the file, and hands over its lines; the start of an
@@ -358,10 +361,6 @@ extension FileTail {
     }
 
     /// Hands over the lines split since the last call, to be written with the chunk's others.
-    mutating func handOverBatch(_ events: Events) {
-      Self.handOver(&batch, events)
-    }
-
     private static func handOver(_ batch: inout [String], _ events: Events) {
       guard !batch.isEmpty else { return }
       events.lines(batch)
@@ -391,7 +390,7 @@ extension FileTail {
       }
       guard flushed else { return false }
       endedMidLine = true
-      handOverBatch(events)
+      Self.handOver(&batch, events)
       return true
     }
   }

@@ -110,7 +110,8 @@ public struct FileCheckpoint: Sendable, Hashable {
     if recent.count + bytes.count > 2 * Self.windowLimit {
       recent.removeFirst(recent.count - windowCount)
     }
-    recent.append(contentsOf: bytes)
+    // As typed bytes, whose append is one copy (a raw buffer's goes byte by byte).
+    bytes.withMemoryRebound(to: UInt8.self) { recent.append(contentsOf: $0) }
     windowCount = min(windowCount + bytes.count, Self.windowLimit)
   }
 

@@ -99,28 +99,28 @@ public struct FileReader: Sendable {
     upTo maximumCount: Int = .max, _ body: (UnsafeRawBufferPointer) -> Void
   ) -> Result<Outcome, Errno> {
     if !hasShownLength { checkLength() }
+    if buffer.isEmpty {
+      buffer = [UInt8](repeating: 0, count: FileCheckpoint.comparedLimit + Self.firstRead)
+    }
     var total = 0
     while true {
-      if buffer.isEmpty {
-        buffer = [UInt8](repeating: 0, count: FileCheckpoint.comparedLimit + Self.firstRead)
-      }
-      // Taken out, so that the read may change the rest of the reader while it holds them.
-      var bytes = buffer
-      buffer = []
-      defer { buffer = bytes }
-      let capacity = bytes.count - FileCheckpoint.comparedLimit
+      let capacity = buffer.count - FileCheckpoint.comparedLimit
       let wanted = max(1, maximumCount - total)
       let room = min(capacity, wanted)
       // A first buffer that more is wanted than fits in: a read that fills it is read again,
       // whole, into a larger one (one piece for a change of up to 64 KiB).
       let growing = capacity < Self.largestRead && wanted > capacity
-      let found = bytes.withUnsafeMutableBytes {
-        readOnce(into: $0, room: room, unlessFilled: growing, body)
+      // The buffer and the position are separate parts of the reader: the read changes the
+      // position while it holds the buffer.
+      let found = buffer.withUnsafeMutableBytes {
+        Self.readOnce(
+          descriptor, at: &checkpoint, lengthIsKnown: lengthIsKnown, into: $0, room: room,
+          unlessFilled: growing, body)
       }
       switch found {
       case .failure(let errno): return .failure(errno)
       case .success(.filled):
-        bytes = [UInt8](repeating: 0, count: FileCheckpoint.comparedLimit + Self.largestRead)
+        buffer = [UInt8](repeating: 0, count: FileCheckpoint.comparedLimit + Self.largestRead)
       case .success(.holds(let count)):
         total += count
         let atEnd = count == 0 || (lengthIsKnown && count < room)
@@ -145,7 +145,8 @@ public struct FileReader: Sendable {
   /// One `pread` of at most `room` new bytes into `buffer`, checked against the position when
   /// the file has a length; the bytes go to `body` once the position is past them, unless
   /// they fill `room` and `unlessFilled`.
-  private mutating func readOnce(
+  private static func readOnce(
+    _ descriptor: Int32, at checkpoint: inout FileCheckpoint, lengthIsKnown: Bool,
     into buffer: UnsafeMutableRawBufferPointer, room: Int, unlessFilled: Bool,
     _ body: (UnsafeRawBufferPointer) -> Void
   ) -> Result<Found, Errno> {

@@ -99,8 +99,21 @@ public struct FileCheckpoint: Sendable, Hashable {
     return FileCheckpoint(offset: offset, window: Array(bytes.suffix(length)))
   }
 
-  /// Moves the position past `bytes`, the next bytes read from the file.
-  public mutating func advance(over bytes: UnsafeRawBufferPointer) {
+  /// Moves the position past `bytes`, the next bytes read from the file: an
+  /// `UnsafeRawBufferPointer` (a buffer read into), a `[UInt8]`, or any other collection of
+  /// bytes (copied first unless contiguous).
+  @inlinable
+  public mutating func advance(over bytes: some Collection<UInt8>) {
+    if bytes.withContiguousStorageIfAvailable({ advance(buffer: UnsafeRawBufferPointer($0)) })
+      == nil
+    {
+      Array(bytes).withUnsafeBytes { advance(buffer: $0) }
+    }
+  }
+
+  /// ``advance(over:)`` past a buffer.
+  @usableFromInline
+  mutating func advance(buffer bytes: UnsafeRawBufferPointer) {
     offset += Int64(bytes.count)
     if bytes.count >= Self.windowLimit {
       recent = Array(bytes[(bytes.count - Self.windowLimit)...])
@@ -113,11 +126,6 @@ public struct FileCheckpoint: Sendable, Hashable {
     // As typed bytes, whose append is one copy (a raw buffer's goes byte by byte).
     bytes.withMemoryRebound(to: UInt8.self) { recent.append(contentsOf: $0) }
     windowCount = min(windowCount + bytes.count, Self.windowLimit)
-  }
-
-  /// Moves the position past `bytes`, the next bytes read from the file.
-  public mutating func advance(over bytes: [UInt8]) {
-    bytes.withUnsafeBytes { advance(over: $0) }
   }
 
   /// The checkpoint `count` bytes earlier (clamped to the start of the file), keeping the
@@ -178,7 +186,7 @@ public struct FileCheckpoint: Sendable, Hashable {
   /// if case .success((.holds, let bytes)) = found { checkpoint.advance(over: bytes) }
   /// ```
   ///
-  /// The position does not move (call ``advance(over:)-(UnsafeRawBufferPointer)`` with the
+  /// The position does not move (call ``advance(over:)`` with the
   /// bytes), nor does the descriptor's offset.
   ///
   /// - Parameters:

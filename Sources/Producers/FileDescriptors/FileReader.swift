@@ -47,7 +47,7 @@ public struct FileReader: Sendable {
   public var checkpoint: FileCheckpoint
 
   /// The most new bytes one `pread` takes: 64 KiB.
-  public static let largestRead = 65_536
+  static let largestRead = 65_536
   /// The new bytes a first `pread` takes: what a change most often appends fits.
   private static let firstRead = 4_096
 
@@ -58,19 +58,16 @@ public struct FileReader: Sendable {
   private var lengthIsKnown = true
   private var hasShownLength = false
 
-  /// Reads `fd` from `checkpoint` on.
-  public init(descriptor fd: Int32, at checkpoint: FileCheckpoint) {
+  /// Reads `fd` from `checkpoint` on; by default, from the descriptor's offset, with the
+  /// bytes before it to check (``FileCheckpoint/reading(_:at:windowLength:)``).
+  public init(descriptor fd: Int32, at checkpoint: FileCheckpoint? = nil) {
     descriptor = fd
-    self.checkpoint = checkpoint
-  }
-
-  /// Reads `fd` from its offset on, with the bytes before it to check
-  /// (``FileCheckpoint/reading(_:at:windowLength:)``).
-  public init(descriptor fd: Int32) {
-    let offset = System.offset(fd)
-    self.init(
-      descriptor: fd,
-      at: FileCheckpoint.reading(fd, at: offset) ?? FileCheckpoint(offset: offset))
+    if let checkpoint {
+      self.checkpoint = checkpoint
+    } else {
+      let offset = System.offset(fd)
+      self.checkpoint = FileCheckpoint.reading(fd, at: offset) ?? FileCheckpoint(offset: offset)
+    }
   }
 
   /// What a read found.
@@ -91,7 +88,7 @@ public struct FileReader: Sendable {
   ///
   /// - Parameters:
   ///   - maximumCount: The most bytes to read in this call.
-  ///   - body: Called with each piece read, at most ``largestRead`` bytes, valid during the
+  ///   - body: Called with each piece read, at most 64 KiB, valid during the
   ///     call only. It must not use this reader, which is being changed: read ``checkpoint``
   ///     once this returns.
   /// - Returns: What the read found, or the `errno` of a failed `pread`.
@@ -167,7 +164,7 @@ public struct FileReader: Sendable {
     }
     if unlessFilled && piece.count == room { return .success(.filled) }
     if !piece.isEmpty {
-      checkpoint.advance(over: piece)
+      checkpoint.advance(buffer: piece)
       body(piece)
     }
     return .success(.holds(piece.count))

@@ -108,7 +108,29 @@ public struct LineSplitter: Sendable {
 
   /// Passes each line that `bytes` completes to `body`, in order, and keeps the start of an
   /// unfinished line for the next call.
-  public mutating func split(_ bytes: UnsafeRawBufferPointer, _ body: (Line) -> Void) {
+  ///
+  /// - Parameter bytes: The next bytes of the input, of any size: an `UnsafeRawBufferPointer`
+  ///   (a buffer read into), a `[UInt8]`, or any other collection of bytes. Contiguous bytes
+  ///   are split where they are; other collections are copied first.
+  @inlinable
+  public mutating func split(_ bytes: some Collection<UInt8>, _ body: (Line) -> Void) {
+    Self.withContiguous(bytes) { split(buffer: $0, body) }
+  }
+
+  /// Calls `body` with `bytes` as a raw buffer: in place when they are contiguous, else copied.
+  @inlinable
+  static func withContiguous<R>(
+    _ bytes: some Collection<UInt8>, _ body: (UnsafeRawBufferPointer) -> R
+  ) -> R {
+    if let result = bytes.withContiguousStorageIfAvailable({ body(UnsafeRawBufferPointer($0)) }) {
+      return result
+    }
+    return Array(bytes).withUnsafeBytes(body)
+  }
+
+  /// ``split(_:_:)`` of a buffer.
+  @usableFromInline
+  mutating func split(buffer bytes: UnsafeRawBufferPointer, _ body: (Line) -> Void) {
     var start = 0
     while start < bytes.count {
       guard let newline = Self.firstNewline(in: bytes, from: start) else {
@@ -126,12 +148,6 @@ public struct LineSplitter: Sendable {
       }
       start = newline + 1
     }
-  }
-
-  /// Passes each line that `bytes` completes to `body`, in order, and keeps the start of an
-  /// unfinished line for the next call.
-  public mutating func split(_ bytes: [UInt8], _ body: (Line) -> Void) {
-    bytes.withUnsafeBytes { split($0, body) }
   }
 
   /// Passes the lines that `bytes` completes, as `split(_:_:)`
@@ -155,8 +171,21 @@ public struct LineSplitter: Sendable {
   /// }
   /// print(out)  // ["2 plain: one\ntwo\n", "café", "1 plain: four\n"]
   /// ```
+  ///
+  /// - Parameter bytes: The next bytes of the input, as in ``split(_:_:)``.
+  @inlinable
   public mutating func split(
-    _ bytes: UnsafeRawBufferPointer,
+    _ bytes: some Collection<UInt8>,
+    plainLines: (_ run: UnsafeRawBufferPointer, _ lineCount: Int) -> Void,
+    _ body: (Line) -> Void
+  ) {
+    Self.withContiguous(bytes) { split(buffer: $0, plainLines: plainLines, body) }
+  }
+
+  /// ``split(_:plainLines:_:)`` of a buffer.
+  @usableFromInline
+  mutating func split(
+    buffer bytes: UnsafeRawBufferPointer,
     plainLines: (_ run: UnsafeRawBufferPointer, _ lineCount: Int) -> Void,
     _ body: (Line) -> Void
   ) {
@@ -165,7 +194,7 @@ public struct LineSplitter: Sendable {
       if !pending.isEmpty {
         // The end of a line begun earlier: the splitter knows its start.
         guard let newline = Self.firstNewline(in: rest, from: 0) else { break }
-        split(UnsafeRawBufferPointer(rebasing: rest[...newline]), body)
+        split(buffer: UnsafeRawBufferPointer(rebasing: rest[...newline]), body)
         rest = UnsafeRawBufferPointer(rebasing: rest[(newline + 1)...])
         continue
       }
@@ -176,20 +205,10 @@ public struct LineSplitter: Sendable {
       }
       // The next line is not plain (or not complete): the splitter's way, then plain again.
       guard let newline = Self.firstNewline(in: rest, from: 0) else { break }
-      split(UnsafeRawBufferPointer(rebasing: rest[...newline]), body)
+      split(buffer: UnsafeRawBufferPointer(rebasing: rest[...newline]), body)
       rest = UnsafeRawBufferPointer(rebasing: rest[(newline + 1)...])
     }
-    if !rest.isEmpty { split(rest, body) }
-  }
-
-  /// Passes the lines that `bytes` completes, with the fast path for plain text of
-  /// ``split(_:plainLines:_:)``.
-  public mutating func split(
-    _ bytes: [UInt8],
-    plainLines: (_ run: UnsafeRawBufferPointer, _ lineCount: Int) -> Void,
-    _ body: (Line) -> Void
-  ) {
-    bytes.withUnsafeBytes { split($0, plainLines: plainLines, body) }
+    if !rest.isEmpty { split(buffer: rest, body) }
   }
 
   /// The offset of the first LF at or after `start` in `bytes`, or nil: eight bytes at a time,

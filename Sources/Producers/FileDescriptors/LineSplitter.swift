@@ -109,9 +109,11 @@ public struct LineSplitter: Sendable {
   /// Passes each line that `bytes` completes to `body`, in order, and keeps the start of an
   /// unfinished line for the next call.
   ///
-  /// - Parameter bytes: The next bytes of the input, of any size: an `UnsafeRawBufferPointer`
-  ///   (a buffer read into), a `[UInt8]`, or any other collection of bytes. Contiguous bytes
-  ///   are split where they are; other collections are copied first.
+  /// - Parameters:
+  ///   - bytes: The next bytes of the input, of any size: an `UnsafeRawBufferPointer` (a
+  ///     buffer read into), a `[UInt8]`, or any other collection of bytes. Contiguous bytes
+  ///     are split where they are; other collections are copied first.
+  ///   - body: Called with each line, in order.
   @inlinable
   public mutating func split(_ bytes: some Collection<UInt8>, _ body: (Line) -> Void) {
     Self.withContiguous(bytes) { split(buffer: $0, body) }
@@ -172,7 +174,11 @@ public struct LineSplitter: Sendable {
   /// print(out)  // ["2 plain: one\ntwo\n", "café", "1 plain: four\n"]
   /// ```
   ///
-  /// - Parameter bytes: The next bytes of the input, as in ``split(_:_:)``.
+  /// - Parameters:
+  ///   - bytes: The next bytes of the input, as in ``split(_:_:)``.
+  ///   - plainLines: Called with each run of complete plain lines, as they are, and how many
+  ///     lines it holds; the run is valid during the call only.
+  ///   - body: Called with each other line, in order with the runs.
   @inlinable
   public mutating func split(
     _ bytes: some Collection<UInt8>,

@@ -96,7 +96,12 @@ struct FollowError: Error, CustomStringConvertible {
   private(set) var started = false
   private var stopped = false
   /// What waits for the bytes received to reach an offset (``readToCurrentEnd(then:)``).
-  private var reachWaiters: [(offset: Int64, action: () -> Void)] = []
+  private var reachWaiters: [(offset: Int64, action: () -> Void)] = [] {
+    didSet { hasReachWaiters = !reachWaiters.isEmpty }
+  }
+  /// Whether ``reachWaiters`` has any: asked at each chunk, a stored flag is checked by the
+  /// compiler, the array by a run-time exclusivity check (its other uses call closures).
+  private var hasReachWaiters = false
 
   /// Takes `fd`, positioned where reading starts, and `checkpoint` of that position; nothing
   /// is read before ``start()``.
@@ -253,7 +258,7 @@ struct FollowError: Error, CustomStringConvertible {
 
   /// Calls the waiters whose offset the bytes received reached (all of them with `.max`).
   private func releaseWaiters(upTo offset: Int64) {
-    guard !reachWaiters.isEmpty else { return }
+    guard hasReachWaiters else { return }
     let reached = reachWaiters.filter { $0.offset <= offset }
     reachWaiters.removeAll { $0.offset <= offset }
     for waiter in reached { waiter.action() }
@@ -263,7 +268,7 @@ struct FollowError: Error, CustomStringConvertible {
   /// the next chunk); then calls the waiters the chunk reached.
   private func finishChunk() {
     Output.flushLines()
-    if !reachWaiters.isEmpty { releaseWaiters(upTo: reading.reader.checkpoint.offset) }
+    if hasReachWaiters { releaseWaiters(upTo: reading.reader.checkpoint.offset) }
   }
 
   /// What a pipe's bytes stream says: its writer closed it, or reading failed.

@@ -41,7 +41,7 @@
       }
     }
 
-    func receive(_ events: [InotifyEvent]) {
+    func receive(_ events: InotifyEvents) {
       let watch = state.withLock { $0.watch }
       for event in events where event.watch == watch {
         if event.mask & UInt32(IN_MODIFY) != 0 { send(.modified) }

@@ -18,7 +18,7 @@
   /// Events are demultiplexed by watch descriptor: each watch descriptor has the translators of
   /// the watches that added it, and a batch of events read goes, in one hop per translator, only
   /// to the translators of the descriptors it names. An event costs a dictionary lookup, however
-  /// many watches the process has. The kernel gives two watches of one file the same watch
+  /// many watches the process has, and none when its descriptor is the one looked up last. The kernel gives two watches of one file the same watch
   /// descriptor, so a descriptor may have several translators (and one translator the same
   /// descriptor twice, for a moment, while a path watch moves to the file it already watches).
   /// When the system's queue of events overflows (`max_queued_events`, 16,384 by default), it
@@ -27,7 +27,38 @@
     private let fd: Int32
     private let channel: ProcessChannel
     /// The translators of each watch descriptor of the instance, once per `add`.
-    private let routes: LockedState<[Int32: [any InotifyTranslator]]>
+    private let routes: LockedState<Routes>
+
+    /// The translators of each watch descriptor, and the one looked up last.
+    private struct Routes {
+      var byWatch: [Int32: [any InotifyTranslator]] = [:]
+      /// The translators of the watch descriptor `lastWatch` (-1: none), as `byWatch` has them:
+      /// a batch of the same watch as the one before it, the usual one, is routed with no
+      /// hashing. Changed with `byWatch`'s entry for that descriptor.
+      var lastWatch: Int32 = -1
+      var lastTranslators: [any InotifyTranslator] = []
+
+      /// The translators of `watch`, if any.
+      mutating func translators(of watch: Int32) -> [any InotifyTranslator]? {
+        if watch == lastWatch { return lastTranslators }
+        guard let translators = byWatch[watch] else { return nil }
+        lastWatch = watch
+        lastTranslators = translators
+        return translators
+      }
+
+      /// Sets the translators of `watch` (nil: none); returns the list that the cache held, to
+      /// be released after the lock.
+      mutating func set(_ translators: [any InotifyTranslator]?, of watch: Int32)
+        -> [any InotifyTranslator]
+      {
+        byWatch[watch] = translators
+        guard watch == lastWatch else { return [] }
+        lastWatch = -1
+        defer { lastTranslators = [] }
+        return lastTranslators
+      }
+    }
 
     private static let instance = LockedState<Inotify?>(nil)
 
@@ -49,60 +80,54 @@
 
     private init(fd: Int32) {
       self.fd = fd
-      let routes = LockedState<[Int32: [any InotifyTranslator]]>([:])
+      let routes = LockedState(Routes())
       self.routes = routes
       channel = ProcessChannel(fd: fd) { bytes in
-        Self.route(InotifyEvent.parse(bytes), through: routes)
+        Self.route(InotifyEvents(raw: bytes), through: routes)
       }
     }
 
-    /// Hands each translator the events of `batch` for its watch descriptors, in order, on the
-    /// thread that read them, in the instance's turn (no hop); events of descriptors with no translator (given back
-    /// already) are dropped.
-    private static func route(
-      _ batch: [InotifyEvent], through routes: LockedState<[Int32: [any InotifyTranslator]]>
-    ) {
+    /// Hands each translator of the watch descriptors that `batch` names the batch, once, in
+    /// the order of their first events, on the thread that read them, in the instance's turn
+    /// (no hop); each takes the events of its own descriptors from it. Events of descriptors
+    /// with no translator (given back already) go nowhere.
+    private static func route(_ batch: InotifyEvents, through routes: LockedState<Routes>) {
       // The system's queue overflowed: it dropped events of any watch, so every watch looks
       // again at what it watches (a rare event; the only one that goes to every watch).
-      if let overflow = batch.firstIndex(where: { $0.mask & UInt32(IN_Q_OVERFLOW) != 0 }) {
-        route(Array(batch[..<overflow]), through: routes)
+      if let (before, after) = batch.split(atFirst: UInt32(IN_Q_OVERFLOW)) {
+        route(before, through: routes)
         let translators = routes.withLock { routes in
           var seen: Set<ObjectIdentifier> = []
-          return routes.values.joined().filter { seen.insert(ObjectIdentifier($0)).inserted }
-        }
-        for translator in translators { translator.receiveLostEvents() }
-        return route(Array(batch[(overflow + 1)...]), through: routes)
-      }
-      // The usual batch, one change to one watched file: one translator, all of the events, as
-      // read (no list of deliveries to make).
-      let only = routes.withLock { routes -> (any InotifyTranslator)? in
-        guard let watch = batch.first?.watch, let translators = routes[watch],
-          translators.count == 1, batch.allSatisfy({ $0.watch == watch })
-        else { return nil }
-        return translators[0]
-      }
-      if let only { return only.receive(batch) }
-      // The translators are taken out under the lock and handed their events after it.
-      let deliveries = routes.withLock { routes in
-        var deliveries: [(translator: any InotifyTranslator, events: [InotifyEvent])] = []
-        var indices: [ObjectIdentifier: Int] = [:]
-        for event in batch {
-          guard let translators = routes[event.watch] else { continue }
-          // A translator that added the descriptor twice gets the event once.
-          var seen: Set<ObjectIdentifier> = []
-          for translator in translators
-          where translators.count == 1 || seen.insert(ObjectIdentifier(translator)).inserted {
-            if let index = indices[ObjectIdentifier(translator)] {
-              deliveries[index].events.append(event)
-            } else {
-              indices[ObjectIdentifier(translator)] = deliveries.count
-              deliveries.append((translator, [event]))
-            }
+          return routes.byWatch.values.joined().filter {
+            seen.insert(ObjectIdentifier($0)).inserted
           }
         }
-        return deliveries
+        for translator in translators { translator.receiveLostEvents() }
+        return route(after, through: routes)
       }
-      for delivery in deliveries { delivery.translator.receive(delivery.events) }
+      // The usual batch, one change to one watched file: one translator, with no list made.
+      if let watch = batch.onlyWatch {
+        let only = routes.withLock { routes -> (any InotifyTranslator)? in
+          guard let translators = routes.translators(of: watch), translators.count == 1 else {
+            return nil
+          }
+          return translators[0]
+        }
+        if let only { return only.receive(batch) }
+      }
+      // The translators are taken out under the lock and handed the batch after it.
+      let translators = routes.withLock { routes in
+        var translators: [any InotifyTranslator] = []
+        var seen: Set<ObjectIdentifier> = []
+        for event in batch {
+          for translator in routes.translators(of: event.watch) ?? []
+          where seen.insert(ObjectIdentifier(translator)).inserted {
+            translators.append(translator)
+          }
+        }
+        return translators
+      }
+      for translator in translators { translator.receive(batch) }
     }
 
     /// Adds `mask` to the watch of the file at `path` (following symbolic links), whose events
@@ -114,7 +139,10 @@
       routes.withLock { routes in
         let watch = inotify_add_watch(fd, path, mask | UInt32(IN_MASK_ADD))
         guard watch >= 0 else { return .failure(Errno(System.errno)) }
-        routes[watch, default: []].append(translator)
+        var translators = routes.byWatch[watch] ?? []
+        translators.append(translator)
+        let cached = routes.set(translators, of: watch)
+        withExtendedLifetime(cached) {}  // the translators, alive in `byWatch` still
         return .success(watch)
       }
     }
@@ -126,18 +154,20 @@
     /// (`IN_IGNORED`: the file was deleted); removing it again then fails harmlessly, and the
     /// kernel never reuses the number for another watch soon (it allocates them cyclically).
     func remove(_ watch: Int32, for translator: any InotifyTranslator) {
-      routes.withLock { routes in
-        guard var translators = routes[watch],
+      // The lists replaced are released after the lock (the caller holds `translator`).
+      let replaced = routes.withLock { routes -> [[any InotifyTranslator]] in
+        guard var translators = routes.byWatch[watch],
           let index = translators.firstIndex(where: { $0 === translator })
-        else { return }  // not a watch of this translator
+        else { return [] }  // not a watch of this translator
+        let before = translators
         translators.remove(at: index)
         if translators.isEmpty {
-          routes[watch] = nil
           _ = inotify_rm_watch(fd, watch)
-        } else {
-          routes[watch] = translators
+          return [before, routes.set(nil, of: watch)]
         }
+        return [before, routes.set(translators, of: watch)]
       }
+      withExtendedLifetime(replaced) {}
     }
   }
 #endif

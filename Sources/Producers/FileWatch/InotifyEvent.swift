@@ -14,23 +14,73 @@
     var watch: Int32
     var mask: UInt32
     var name: String
+  }
 
-    /// The events of one read (inotify returns whole events only).
-    static func parse(_ raw: UnsafeRawBufferPointer) -> [InotifyEvent] {
-      var events: [InotifyEvent] = []
+  /// The events of one read (inotify returns whole events only), decoded as they are iterated,
+  /// from the bytes read: no array is made for them. Valid only during the call that it is
+  /// handed to (the bytes are the reader's buffer).
+  struct InotifyEvents: Sequence {
+    let raw: UnsafeRawBufferPointer
+
+    /// The size of an event with no name.
+    static var headerSize: Int { 16 }
+
+    func makeIterator() -> Iterator { Iterator(raw: raw) }
+
+    /// The watch descriptor that every event names, or nil (no event, or several watches).
+    var onlyWatch: Int32? {
+      var watch: Int32?
       var offset = 0
-      while offset + 16 <= raw.count {
+      while offset + Self.headerSize <= raw.count {
+        let this = raw.loadUnaligned(fromByteOffset: offset, as: Int32.self)
+        if let watch, watch != this { return nil }
+        watch = this
+        offset += Self.headerSize + Self.nameLength(in: raw, at: offset)
+      }
+      return watch
+    }
+
+    /// The events before the first one whose mask has any of `mask`, and those after it; nil
+    /// when none has.
+    func split(atFirst mask: UInt32) -> (before: InotifyEvents, after: InotifyEvents)? {
+      var offset = 0
+      while offset + Self.headerSize <= raw.count {
+        let next = offset + Self.headerSize + Self.nameLength(in: raw, at: offset)
+        if raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self) & mask != 0 {
+          let end = Swift.min(next, raw.count)
+          return (
+            InotifyEvents(raw: UnsafeRawBufferPointer(rebasing: raw[..<offset])),
+            InotifyEvents(raw: UnsafeRawBufferPointer(rebasing: raw[end...]))
+          )
+        }
+        offset = next
+      }
+      return nil
+    }
+
+    /// The length of the name of the event at `offset` (padding included).
+    static func nameLength(in raw: UnsafeRawBufferPointer, at offset: Int) -> Int {
+      Int(raw.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+    }
+
+    /// Decodes the events one at a time.
+    struct Iterator: IteratorProtocol {
+      let raw: UnsafeRawBufferPointer
+      var offset = 0
+
+      mutating func next() -> InotifyEvent? {
+        guard offset + InotifyEvents.headerSize <= raw.count else { return nil }
         let watch = raw.loadUnaligned(fromByteOffset: offset, as: Int32.self)
         let mask = raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
-        let length = Int(raw.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+        let length = InotifyEvents.nameLength(in: raw, at: offset)
+        let start = offset + InotifyEvents.headerSize
+        offset = start + length
         // No name (an event of the watched file itself, the usual one): no decoding.
-        let nameBytes = raw[(offset + 16)..<min(raw.count, offset + 16 + length)]
-        let name =
-          length == 0 ? "" : String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
-        events.append(InotifyEvent(watch: watch, mask: mask, name: name))
-        offset += 16 + length
+        guard length > 0 else { return InotifyEvent(watch: watch, mask: mask, name: "") }
+        let nameBytes = raw[start..<Swift.min(raw.count, start + length)]
+        let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
+        return InotifyEvent(watch: watch, mask: mask, name: name)
       }
-      return events
     }
   }
 #endif

@@ -16,8 +16,10 @@
   /// A class: its existential is a reference, which an event's way copies with a retain (an
   /// existential of any type is copied through its type's value witnesses).
   protocol InotifyTranslator: AnyObject, Sendable {
-    /// Sends the changes that `events` (of this watch's descriptors) mean for this watch.
-    func receive(_ events: [InotifyEvent])
+    /// Sends the changes that `events` mean for this watch. The batch may hold events of other
+    /// watches beside this one's (when a read holds events of several), which it ignores: each
+    /// translator of the batch's descriptors is handed the whole batch, once.
+    func receive(_ events: InotifyEvents)
     /// Sends the changes to report when the system dropped events (its queue overflowed),
     /// looked up now: whatever the dropped events would have said.
     func receiveLostEvents()

@@ -99,7 +99,7 @@
       watches.withLock { $0 = Watches(file: fileWatch, directory: directoryWatch) }
     }
 
-    func receive(_ events: [InotifyEvent]) {
+    func receive(_ events: InotifyEvents) {
       for event in events {
         let (fileWatch, directoryWatch) = watches.withLock { ($0.file, $0.directory) }
         if event.watch == directoryWatch {

@@ -28,6 +28,10 @@
     // Set once the main thread takes the waits over from the poller's thread, which signals it
     // as it leaves (``DescriptorPoller/runOnMainThread()``).
     var handOver: DispatchSemaphore?
+    // The one wait of the registration whose events last had no wait leave (a process
+    // channel's watch, at each of its events), by the key of those events: the next event of
+    // that key is handled with no hashing. Cleared by every change of a wait or a registration.
+    var lastStaying: (key: UInt64, id: UInt64, waiter: DescriptorPoller.Waiter)?
 
     /// A descriptor's registration in the epoll set.
     struct Registration {
@@ -60,6 +64,7 @@
 
     func add(_ waiter: Waiter) -> UInt64 {
       let (id, isReadyNow) = state.withLock { state in
+        state.lastStaying = nil
         state.nextID += 1
         let id = state.nextID
         state.waiters[id] = waiter
@@ -87,6 +92,7 @@
     @discardableResult
     func cancel(_ id: UInt64) -> Bool {
       let removed = state.withLock { state -> Waiter? in
+        state.lastStaying = nil  // the waiter removed, returned, keeps what `ready` captured
         guard let waiter = state.waiters.removeValue(forKey: id) else { return nil }
         guard var registration = state.registrations[waiter.fd],
           let index = registration.ids.firstIndex(of: id)
@@ -260,6 +266,7 @@
       // The first wait called apart: a descriptor nearly always has one, and no array is made.
       var more: [(UInt64, Waiter)] = []
       let first = state.withLock { state -> (UInt64, Waiter)? in
+        if let last = state.lastStaying, last.key == key { return (last.id, last.waiter) }
         guard var registration = state.registrations[fd], registration.epoch == epoch,
           registration.isInSet
         else { return nil }  // a registration that a cancel or a later one ended
@@ -279,7 +286,13 @@
         // A watch that stays (a process channel's, at each of its events) changes nothing: no
         // wait leaves, and the registration, not one-time, stays armed. It is left as it is,
         // with no copy of its list of waits to make.
-        guard leaves || !stays else { return first }
+        guard leaves || !stays else {
+          if let first, more.isEmpty, registration.ids.count == 1 {
+            state.lastStaying = (key, first.0, first.1)
+          }
+          return first
+        }
+        state.lastStaying = nil
         state.registrations[fd] = nil  // so that the list of waits is not shared when changed
         registration.ids.removeAll { id in
           guard let waiter = state.waiters[id] else { return true }

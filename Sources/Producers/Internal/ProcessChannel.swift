@@ -1,5 +1,6 @@
 import Dispatch
 import IndefiniteObservable
+import Synchronization
 
 #if canImport(Darwin)
   import Darwin
@@ -19,25 +20,29 @@ import IndefiniteObservable
 /// The wait is the package's one: ``DescriptorPoller``. Its thread returns from its wait and reads
 /// the descriptor itself, inside ``serially(_:)``: so `receive` runs on the thread that read
 /// (serialized with the channel's other work, such as the directory checks of a file watch),
-/// with no thread switch. `serially` is what a serial queue's `sync` was here, at the cost of a
-/// lock taken twice: `DispatchQueue.sync` allocated twice an event on Linux (the closure's
+/// with no thread switch. `serially` is what a serial queue's `sync` was here, at the cost of two
+/// atomic exchanges when no other thread contends for the turn (the usual case): `DispatchQueue.sync` allocated twice an event on Linux (the closure's
 /// context and the block given to libdispatch: 2 of `follow`'s 9 `malloc` a paced line;
 /// CONTRIBUTING.md, "Platform facts"). (A Dispatch read source costs one more thread switch: its manager
 /// thread returns from `epoll_wait` and wakes a worker of the source's queue.)
 final class ProcessChannel: Sendable {
   private let fd: Int32
   private let receive: @Sendable (UnsafeRawBufferPointer) -> Void
-  /// Whether a thread runs the channel's work, and the threads waiting for their turn, first
-  /// come first.
-  private let turns = LockedState<(isTaken: Bool, waiting: [DispatchSemaphore])>((false, []))
+  /// Whether a thread runs the channel's work: ``free``, ``taken``, or ``takenWithWaiters``
+  /// (threads wait in `waiting`). A turn that no thread contends for is taken and given back
+  /// with one compare-and-exchange each, and no lock; the lock is taken only when a thread must
+  /// wait, or hand the turn to one that waits.
+  private let turn = Atomic<Int>(ProcessChannel.free)
+  /// The threads waiting for their turn, first come first; changed only under this lock, with
+  /// `turn` at ``takenWithWaiters`` whenever it is not empty.
+  private let waiting = LockedState<[DispatchSemaphore]>([])
+  /// The thread that runs the channel's work now (`pthread_self()`), for ``isCurrent``; 0 when
+  /// none does. Written only by that thread, at the start and the end of its turn.
+  private let runner = Atomic<UInt>(0)
 
-  /// Marks the thread that runs a channel's work, with that channel (``isCurrent``).
-  private static let running: pthread_key_t = {
-    var key = pthread_key_t()
-    let status = pthread_key_create(&key, nil)
-    precondition(status == 0, "ProcessChannel: pthread_key_create failed: \(status)")
-    return key
-  }()
+  private static var free: Int { 0 }
+  private static var taken: Int { 1 }
+  private static var takenWithWaiters: Int { 2 }
 
   /// Starts reading `fd`, a non-blocking descriptor.
   init(fd: Int32, receive: @escaping @Sendable (UnsafeRawBufferPointer) -> Void) {
@@ -65,37 +70,75 @@ final class ProcessChannel: Sendable {
   /// waiting threads wait on. Not from the channel's own work (see ``isCurrent``), which would
   /// wait for itself: that traps.
   func serially<Result>(_ body: () -> Result) -> Result {
-    precondition(!isCurrent, "ProcessChannel.serially called from the channel's own work")
-    let wait = turns.withLock { turns -> DispatchSemaphore? in
-      guard turns.isTaken else {
-        turns.isTaken = true
-        return nil
-      }
-      let wait = DispatchSemaphore(value: 0)
-      turns.waiting.append(wait)
-      return wait
+    let thread = Self.currentThread
+    precondition(
+      runner.load(ordering: .relaxed) != thread,
+      "ProcessChannel.serially called from the channel's own work")
+    if !turn.compareExchange(expected: Self.free, desired: Self.taken, ordering: .acquiring)
+      .exchanged
+    {
+      waitForTurn()
     }
-    // Handed the turn by the thread before, which left it taken.
-    wait?.wait()
-    let before = pthread_getspecific(Self.running)
-    pthread_setspecific(Self.running, Unmanaged.passUnretained(self).toOpaque())
+    runner.store(thread, ordering: .relaxed)
     defer {
-      pthread_setspecific(Self.running, before)
-      let next = turns.withLock { turns -> DispatchSemaphore? in
-        guard !turns.waiting.isEmpty else {
-          turns.isTaken = false
-          return nil
-        }
-        return turns.waiting.removeFirst()
+      runner.store(0, ordering: .relaxed)
+      if !turn.compareExchange(expected: Self.taken, desired: Self.free, ordering: .releasing)
+        .exchanged
+      {
+        handOverTurn()
       }
-      next?.signal()
     }
     return body()
   }
 
+  /// Waits until the thread before hands this one the turn, or takes it if it was given back
+  /// meanwhile.
+  private func waitForTurn() {
+    let wait = waiting.withLock { waiting -> DispatchSemaphore? in
+      while true {
+        let (exchanged, found) = turn.compareExchange(
+          expected: Self.free, desired: Self.taken, ordering: .acquiring)
+        if exchanged { return nil }
+        // Taken: marked as having waiters (under this lock, with the semaphore appended before
+        // the lock is let go), so that the thread that has it hands it over rather than free it.
+        if found == Self.takenWithWaiters
+          || turn.compareExchange(
+            expected: Self.taken, desired: Self.takenWithWaiters, ordering: .relaxed
+          ).exchanged
+        {
+          let wait = DispatchSemaphore(value: 0)
+          waiting.append(wait)
+          return wait
+        }
+      }
+    }
+    // Handed the turn by the thread before, which left it taken (its semaphore orders the two).
+    wait?.wait()
+  }
+
+  /// Hands the turn to the first thread waiting for it, which finds it taken: `turn` was at
+  /// ``takenWithWaiters``, so there is one.
+  private func handOverTurn() {
+    let next = waiting.withLock { waiting -> DispatchSemaphore in
+      let next = waiting.removeFirst()
+      turn.store(waiting.isEmpty ? Self.taken : Self.takenWithWaiters, ordering: .releasing)
+      return next
+    }
+    next.signal()
+  }
+
   /// Whether the caller runs the channel's work (in `receive`, or code it called).
   var isCurrent: Bool {
-    pthread_getspecific(Self.running) == Unmanaged.passUnretained(self).toOpaque()
+    runner.load(ordering: .relaxed) == Self.currentThread
+  }
+
+  /// The calling thread's identity, never 0.
+  private static var currentThread: UInt {
+    #if canImport(Darwin)
+      UInt(bitPattern: pthread_self())
+    #else
+      UInt(pthread_self())
+    #endif
   }
 
   /// Reads and hands on everything waiting in the descriptor now, in the channel's turn, and

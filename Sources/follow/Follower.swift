@@ -113,12 +113,12 @@ import Producers
         })
     }
     subscriptions.append(
-      try Signals.deliveries(of: .hangup).subscribe { [unowned self] _ in
+      try Signals.deliveries(of: SIGHUP).subscribe { [unowned self] _ in
         Output.note("SIGHUP: reopening")
         for path in self.paths { path.reopen() }
       })
     subscriptions.append(
-      try Signals.deliveries(of: .interrupt, .terminate).subscribe {
+      try Signals.deliveries(of: SIGINT, SIGTERM).subscribe {
         [unowned self] signal in
         self.drainThenStop(because: "\(signal)")
       })

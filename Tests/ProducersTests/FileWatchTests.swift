@@ -218,7 +218,7 @@ import Testing
       let bag = SubscriptionBag()
     }
     var model: Model? = Model()
-    model!.bag.insert(Subscription(changes.subscribe { _ in }))
+    changes.subscribe { _ in }.store(in: model!.bag)
     // Ended on another thread, as any `SendableSubscription` may be.
     let own = changes.subscribe { [model] _ in _ = model }
     model = nil

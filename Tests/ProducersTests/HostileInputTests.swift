@@ -79,14 +79,14 @@ import Testing
     (Int32(0), SignalError.outOfRange(0)),
     (Int32(65), .outOfRange(65)),
     (Int32(-3), .outOfRange(-3)),
-    (SIGKILL, .notCatchable(.kill)),
-    (SIGSTOP, .notCatchable(.stop)),
+    (SIGKILL, .notCatchable(UnixSignal(rawValue: SIGKILL))),
+    (SIGSTOP, .notCatchable(UnixSignal(rawValue: SIGSTOP))),
   ])
   func badSignalsAreRefusedAndNoDispositionChanges(number: Int32, error: SignalError) {
     let before = (1...64).filter { $0 != 32 && $0 != 33 }.map { Disposition(of: $0) }
-    #expect(throws: error) { try Signals.deliveries(of: UnixSignal(rawValue: number)) }
+    #expect(throws: error) { try Signals.deliveries(of: number) }
     #expect(throws: error) {
-      try Signals.deliveries(of: .user1, UnixSignal(rawValue: number))
+      try Signals.deliveries(of: SIGUSR1, number)
     }
     let after = (1...64).filter { $0 != 32 && $0 != 33 }.map { Disposition(of: $0) }
     #expect(before == after)

@@ -119,21 +119,6 @@ public final class SubscriptionBag {
     for entry in state.entries { entry.subscription.unsubscribe() }
   }
 
-  /// Adds `subscription`, to be ended with the bag, or with the others about `object` by
-  /// ``unsubscribe(from:)``.
-  ///
-  /// A subscription ended elsewhere (by its own `unsubscribe()`) leaves the bag: ``count`` no
-  /// longer counts it, and the bag lets go of it by the time it has doubled in size.
-  ///
-  /// - Parameters:
-  ///   - subscription: The subscription, whatever made it.
-  ///   - object: The object the subscription is about (the one whose values or changes it
-  ///     receives), to be ended by `unsubscribe(from: object)`; nil for none. The bag holds it
-  ///     weakly.
-  public func insert(_ subscription: Subscription, about object: AnyObject? = nil) {
-    insert(subscription, source: nil, object: object)
-  }
-
   /// Subscribes `next` to `source` and keeps the subscription, to be ended with the bag or by
   /// ``unsubscribe(from:)`` with the source or with the object it is about.
   ///
@@ -274,8 +259,9 @@ public final class SubscriptionBag {
 }
 
 extension Subscription {
-  /// Adds the subscription to `bag`, which ends it when the bag is deallocated, or with the
-  /// others about `object` when asked to (see ``SubscriptionBag/insert(_:about:)``).
+  /// Adds the subscription to `bag`, to be ended with the bag (when it is deallocated, or by
+  /// ``SubscriptionBag/unsubscribeAll()``), or with the others about `object` by
+  /// ``SubscriptionBag/unsubscribe(from:)``.
   ///
   /// ```swift
   /// let bag = SubscriptionBag()
@@ -284,11 +270,16 @@ extension Subscription {
   /// ```
   ///
   /// - Parameters:
+  /// A subscription ended elsewhere (by its own `unsubscribe()`) leaves the bag: its `count` no
+  /// longer counts it, and the bag lets go of it by the time it has doubled in size.
+  ///
+  /// - Parameters:
   ///   - bag: The bag that keeps the subscription.
-  ///   - object: The object the subscription is about, to be ended by
-  ///     `bag.unsubscribe(from: object)`; nil for none. The bag holds it weakly.
+  ///   - object: The object the subscription is about (the one whose values or changes it
+  ///     receives), to be ended by `bag.unsubscribe(from: object)`; nil for none. The bag holds
+  ///     it weakly.
   public func store(in bag: SubscriptionBag, about object: AnyObject? = nil) {
-    bag.insert(self, about: object)
+    bag.insert(self, source: nil, object: object)
   }
 }
 
@@ -296,6 +287,6 @@ extension SendableSubscription {
   /// Adds the subscription to `bag`, as `Subscription.store(in:about:)` does; the bag holds
   /// it as a `Subscription` made from it, and sees it ended from any thread.
   public func store(in bag: SubscriptionBag, about object: AnyObject? = nil) {
-    bag.insert(Subscription(self), about: object)
+    bag.insert(Subscription(self), source: nil, object: object)
   }
 }

@@ -2,11 +2,19 @@ import Dispatch
 import IndefiniteObservable
 import Multicast
 
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// Streams of Unix signals delivered to this process: `SIGINT`, `SIGTERM`, `SIGHUP`, `SIGUSR1`,
 /// `SIGWINCH`, `SIGCHLD`, ...
 ///
 /// ```swift
-/// let stop = try Signals.deliveries(of: .interrupt, .terminate)
+/// let stop = try Signals.deliveries(of: SIGINT, SIGTERM)
 /// let subscription = stop.subscribe { signal in print("\(signal): shutting down") }
 /// // ...
 /// subscription.unsubscribe()
@@ -46,16 +54,15 @@ import Multicast
 ///   (`SIGSEGV`, `SIGBUS`, `SIGFPE`, `SIGILL`), numbers reserved by the C library and an empty
 ///   list are a ``SignalError`` thrown when the producer is made.
 public enum Signals {
-  /// The deliveries of `signals` to this process.
+  /// The deliveries of `signals` to this process, as ``UnixSignal`` values.
   ///
-  /// - Parameter signals: The signals to receive; duplicates are ignored.
+  /// - Parameter signals: The platform's numbers of the signals to receive (`SIGINT`,
+  ///   `SIGUSR1`); duplicates are ignored.
   /// - Throws: ``SignalError`` for a signal that cannot be caught or does not exist, for an
   ///   empty list, and when the process has no descriptor left for the signal pipe; nothing is
   ///   installed then (the handler is installed by each subscription, before `subscribe`
   ///   returns, so a signal sent after it is delivered).
-  public static func deliveries(of signals: UnixSignal...) throws(SignalError) -> Producer<
-    UnixSignal
-  > {
+  public static func deliveries(of signals: Int32...) throws(SignalError) -> Producer<UnixSignal> {
     try deliveries(of: signals)
   }
 
@@ -63,27 +70,23 @@ public enum Signals {
   /// variadic form.
   ///
   /// - Throws: ``SignalError``, as the variadic form.
-  public static func deliveries(of signals: [UnixSignal]) throws(SignalError) -> Producer<
-    UnixSignal
-  > {
+  public static func deliveries(of signals: [Int32]) throws(SignalError) -> Producer<UnixSignal> {
     guard !signals.isEmpty else { throw .noSignals }
     for signal in signals { try validate(signal) }
     let registry = SignalRegistry.shared
     try registry.prepare()
-    let numbers = Set(signals.map(\.rawValue))
+    let numbers = Set(signals)
     return Producer { gate in registry.connect(gate, to: numbers) }
   }
 
-  private static func validate(_ signal: UnixSignal) throws(SignalError) {
-    guard (1...UnixSignal.highestNumber).contains(signal.rawValue) else {
-      throw .outOfRange(signal.rawValue)
-    }
-    switch signal {
-    case .kill, .stop: throw .notCatchable(signal)
-    case .segmentationViolation, .busError, .floatingPointException, .illegalInstruction:
-      throw .fault(signal)
+  private static func validate(_ number: Int32) throws(SignalError) {
+    guard (1...UnixSignal.highestNumber).contains(number) else { throw .outOfRange(number) }
+    let signal = UnixSignal(rawValue: number)
+    switch number {
+    case SIGKILL, SIGSTOP: throw .notCatchable(signal)
+    case SIGSEGV, SIGBUS, SIGFPE, SIGILL: throw .fault(signal)
     default: break
     }
-    guard SignalHandler.isAvailable(signal.rawValue) else { throw .reserved(signal) }
+    guard SignalHandler.isAvailable(number) else { throw .reserved(signal) }
   }
 }

@@ -182,7 +182,7 @@ import Testing
     bag.subscribe(to: first.posts, about: first) { seen.append("first post \($0)") }
     first.editions.stream.subscribe { seen.append("first edition \($0)") }
       .store(in: bag, about: first)
-    bag.insert(first.posts.subscribe { seen.append("first post again \($0)") }, about: first)
+    first.posts.subscribe { seen.append("first post again \($0)") }.store(in: bag, about: first)
     bag.subscribe(to: second.title, about: second) { seen.append("second title \($0)") }
     seen = []
 

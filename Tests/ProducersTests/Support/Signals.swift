@@ -16,19 +16,19 @@ func harmlessHandler(_: Int32) {}
 /// Raises `signal` on the calling thread with the signal unblocked there, so that its handler
 /// has run when this returns. (Dispatch's threads, which run the tests, block signals: a plain
 /// `raise` there would leave the signal pending forever.)
-func raiseSynchronously(_ signal: UnixSignal) {
+func raiseSynchronously(_ signal: Int32) {
   var unblock = sigset_t()
   var previous = sigset_t()
   sigemptyset(&unblock)
-  sigaddset(&unblock, signal.rawValue)
+  sigaddset(&unblock, signal)
   pthread_sigmask(SIG_UNBLOCK, &unblock, &previous)
-  raise(signal.rawValue)
+  raise(signal)
   pthread_sigmask(SIG_SETMASK, &previous, nil)
 }
 
 /// Sends `signal` to the process; some thread that does not block it runs the handler, later.
-func sendToProcess(_ signal: UnixSignal) {
-  kill(getpid(), signal.rawValue)
+func sendToProcess(_ signal: Int32) {
+  kill(getpid(), signal)
 }
 
 /// Lets those of `signals` that are pending for the process be handled now, on this thread, by
@@ -40,14 +40,14 @@ func sendToProcess(_ signal: UnixSignal) {
 /// (seen once in 10 parallel runs beside a release build, and 3 times in about 30 runs of
 /// `ProducersTests` under load). Unblocking a pending signal delivers it to the thread that
 /// unblocks it, before `pthread_sigmask` returns.
-func handlePending(_ signals: [UnixSignal]) {
+func handlePending(_ signals: [Int32]) {
   var pending = sigset_t()
   sigpending(&pending)
   var unblock = sigset_t()
   sigemptyset(&unblock)
-  let waiting = signals.filter { sigismember(&pending, $0.rawValue) == 1 }
+  let waiting = signals.filter { sigismember(&pending, $0) == 1 }
   guard !waiting.isEmpty else { return }
-  for signal in waiting { sigaddset(&unblock, signal.rawValue) }
+  for signal in waiting { sigaddset(&unblock, signal) }
   var previous = sigset_t()
   pthread_sigmask(SIG_UNBLOCK, &unblock, &previous)
   pthread_sigmask(SIG_SETMASK, &previous, nil)
@@ -119,16 +119,17 @@ struct Disposition: Equatable, CustomStringConvertible {
 /// exactly the harmless handler again (the streams restored what they replaced), then puts the
 /// runner's own dispositions back.
 func withHarmlessHandlers<R>(
-  _ signals: UnixSignal..., body: () throws -> R
+  _ signals: Int32..., body: () throws -> R
 ) rethrows -> R {
-  let saved = signals.map { Disposition.install($0.rawValue) }
-  let installed = signals.map { Disposition(of: $0.rawValue) }
+  let saved = signals.map { Disposition.install($0) }
+  let installed = signals.map { Disposition(of: $0) }
   defer {
     handlePending(signals)  // a signal sent earlier must not meet the default action
     for (signal, expected) in zip(signals, installed) {
-      #expect(Disposition(of: signal.rawValue) == expected, "\(signal) was not restored")
+      #expect(
+        Disposition(of: signal) == expected, "\(UnixSignal(rawValue: signal)) was not restored")
     }
-    for (signal, previous) in zip(signals, saved) { Disposition.restore(signal.rawValue, previous) }
+    for (signal, previous) in zip(signals, saved) { Disposition.restore(signal, previous) }
   }
   return try body()
 }
@@ -221,18 +222,19 @@ extension Trait where Self == DispositionsCheck {
 
 /// ``withHarmlessHandlers(_:body:)`` for a body that waits for deliveries, on the caller's actor.
 func withHarmlessHandlers<R>(
-  _ signals: UnixSignal...,
+  _ signals: Int32...,
   isolation: isolated (any Actor)? = #isolation,
   body: () async throws -> R
 ) async rethrows -> R {
-  let saved = signals.map { Disposition.install($0.rawValue) }
-  let installed = signals.map { Disposition(of: $0.rawValue) }
+  let saved = signals.map { Disposition.install($0) }
+  let installed = signals.map { Disposition(of: $0) }
   defer {
     handlePending(signals)  // a signal sent earlier must not meet the default action
     for (signal, expected) in zip(signals, installed) {
-      #expect(Disposition(of: signal.rawValue) == expected, "\(signal) was not restored")
+      #expect(
+        Disposition(of: signal) == expected, "\(UnixSignal(rawValue: signal)) was not restored")
     }
-    for (signal, previous) in zip(signals, saved) { Disposition.restore(signal.rawValue, previous) }
+    for (signal, previous) in zip(signals, saved) { Disposition.restore(signal, previous) }
   }
   return try await body()
 }

@@ -236,7 +236,7 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   ///   a ``GateBuffering`` limit dropped a value).
   @discardableResult @inlinable
   public func send(_ value: Value, isolation: isolated (any Actor)? = #isolation) -> Bool {
-    deliver(value) { actor in isolation.map { $0 === actor } ?? false }
+    deliver(value, sender: isolation.map(SendingIsolation.identity), isRecorded: false)
   }
 
   /// Delivers `value` from code whose isolation the compiler does not know: a callback of the
@@ -255,13 +255,18 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   /// - Returns: False once the gate is closed (the value is dropped), true otherwise.
   @discardableResult @inlinable
   public func sendFromCurrentThread(_ value: Value) -> Bool {
-    deliver(value, isSenderOn: SendingIsolation.runs)
+    deliver(value, sender: SendingIsolation.recorded, isRecorded: true)
   }
 
-  /// Delivers `value`; `isSenderOn(actor)` says whether the caller runs isolated to the gate's
-  /// actor.
+  /// Delivers `value` from a caller isolated to the actor whose identity is `sender`
+  /// (`SendingIsolation.identity(of:)`), or to none (nil); `isRecorded` says that `sender` is
+  /// this thread's record (``sendFromCurrentThread(_:)``), which also counts the main actor when
+  /// this thread runs the main queue.
+  ///
+  /// A value delivered on the spot takes one lock to decide and take the closure, and one, after
+  /// the call, to end the delivery (and take what was sent meanwhile).
   @inlinable
-  func deliver(_ value: Value, isSenderOn: (any Actor) -> Bool) -> Bool {
+  func deliver(_ value: Value, sender: UnsafeMutableRawPointer?, isRecorded: Bool) -> Bool {
     guard isBound else {
       if isSerial { return deliverSerially(value) }
       if let queue { return deliver(value, on: queue) }
@@ -270,21 +275,32 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
       return true
     }
     var dropped: Value?
+    // The actor, for the debug check of a delivery made on the spot.
+    #if DEBUG
+      var onTheSpot: (any Actor)?
+    #endif
     let action: Action = state.withLock { state in
       guard state.next != nil, let actor = state.actor else { return .closed }
-      if isSenderOn(actor) {
+      let identity = SendingIsolation.identity(of: actor)
+      let isSenderOn =
+        sender == identity
+        || (isRecorded && actor === MainActor.shared && MainQueue.isCurrent)
+      if isSenderOn {
+        #if DEBUG
+          onTheSpot = actor
+        #endif
         // On the actor: delivered in this call, after what waits (a send from the closure
         // itself, while a delivery is under way, is taken by that delivery when the call ends).
-        if !state.draining && state.pending.isEmpty {
+        if !state.draining && state.pending.isEmpty, let call = Call(state.next, value) {
           state.draining = true
           state.budget = 0
-          return .deliverNow(actor)
+          return .deliverNow(call, identity)
         }
         state.pending.append(value)
         state.budget = state.pending.count
         guard !state.draining else { return .none }
         state.draining = true
-        return .drainNow(actor)
+        return .drainNow(identity)
       }
       if state.pending.count >= state.buffering.limit {
         guard state.buffering.dropsOldest else {
@@ -303,26 +319,43 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
     switch action {
     case .closed: return false
     case .none: break
-    case .deliverNow(let actor):
+    case .deliverNow(let call, let actor):
       // The caller runs on the gate's actor: checked in debug builds, where a wrong decision
       // (`isSenderOn`) stops the program before a closure of the actor runs off it
       // (IsolationAssertionTests.aGateDeliveringInlineOffItsActorStops).
       #if DEBUG
-        actor.assertIsolated(Self.offTheActor)
+        onTheSpot?.assertIsolated(Self.offTheActor)
       #endif
-      SendingIsolation.with(actor) {
-        call(value)
+      Self.recording(actor, sender: sender, isRecorded: isRecorded) {
+        call.run()
         drainQueued()
       }
     case .drainNow(let actor):
       #if DEBUG
-        actor.assertIsolated(Self.offTheActor)
+        onTheSpot?.assertIsolated(Self.offTheActor)
       #endif
-      SendingIsolation.with(actor) { drainQueued() }
+      Self.recording(actor, sender: sender, isRecorded: isRecorded) { drainQueued() }
     case .schedule(let actor):
       schedule(on: actor)
     }
     return true
+  }
+
+  /// Runs `body`, a delivery on the spot, with the gate's actor (its identity, `actor`)
+  /// recorded as this thread's sending isolation, for the sends that the closure makes. A
+  /// record that says so already is not written again; nor is an empty one when the sender found
+  /// the main actor on the main queue, which a send that the closure makes finds the same way.
+  @inlinable
+  static func recording(
+    _ actor: UnsafeMutableRawPointer, sender: UnsafeMutableRawPointer?, isRecorded: Bool,
+    _ body: () -> Void
+  ) {
+    guard isRecorded else {
+      // `sender` is the caller's static isolation, not the record: read it.
+      return SendingIsolation.recording(actor, over: SendingIsolation.recorded, body)
+    }
+    guard sender != nil else { return body() }  // the main actor, on the main queue
+    SendingIsolation.recording(actor, over: sender, body)
   }
 
   /// Delivers `value` to a serialized closure: now, and then what other threads queued
@@ -387,8 +420,9 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   /// What `deliver` does once it has released the lock.
   @usableFromInline enum Action {
     case closed, none
-    case deliverNow(any Actor)
-    case drainNow(any Actor)
+    // The call to make now, and the identity of the actor it runs on (no actor is retained).
+    case deliverNow(Call, UnsafeMutableRawPointer)
+    case drainNow(UnsafeMutableRawPointer)
     case schedule(any Actor)
   }
 

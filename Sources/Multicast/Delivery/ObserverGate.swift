@@ -87,6 +87,13 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   @usableFromInline let state: LockedState<State>
   // Whether the closure is bound to an actor (false: it is `@Sendable`, or serialized).
   @usableFromInline let isBound: Bool
+  // The identity of the actor of a bound closure (`SendingIsolation.identity(of:)`), kept out of
+  // the lock so that a send decides whether it runs there with no lock and no retain: the actor
+  // never changes while the gate is open (`State.actor` only goes nil when it closes, and a
+  // closed gate delivers nothing). Nil for a closure bound to no actor.
+  @usableFromInline let actorIdentity: UnsafeMutableRawPointer?
+  // Whether the closure is bound to the main actor, which a send also finds on the main queue.
+  @usableFromInline let isMainActor: Bool
   // Whether the closure was sent to the gate (`serializing(_:)`): called one at a time.
   @usableFromInline let isSerial: Bool
   // The queue a `@Sendable` closure runs on (`init(queue:_:)`); nil: on the sending thread.
@@ -143,6 +150,8 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
     _ next: @escaping (Value) -> Void
   ) {
     self.isBound = true
+    self.actorIdentity = SendingIsolation.identity(of: isolation)
+    self.isMainActor = isolation === MainActor.shared
     self.isSerial = false
     self.queue = nil
     self.state = LockedState(State(next: next, actor: isolation, buffering: buffering))
@@ -152,6 +161,8 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   /// the thread that sends it, before ``send(_:isolation:)`` returns.
   public init(_ next: @escaping @Sendable (Value) -> Void) {
     self.isBound = false
+    self.actorIdentity = nil
+    self.isMainActor = false
     self.isSerial = false
     self.queue = nil
     self.state = LockedState(State(next: next, actor: nil, buffering: .unbounded))
@@ -164,6 +175,8 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   /// reach a serial queue in the order sent.
   init(queue: DispatchQueue, _ next: @escaping @Sendable (Value) -> Void) {
     self.isBound = false
+    self.actorIdentity = nil
+    self.isMainActor = false
     self.isSerial = false
     self.queue = queue
     self.state = LockedState(State(next: next, actor: nil, buffering: .unbounded))
@@ -194,6 +207,8 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
 
   private init(serial next: sending @escaping (Value) -> Void) {
     self.isBound = false
+    self.actorIdentity = nil
+    self.isMainActor = false
     self.isSerial = true
     self.queue = nil
     self.state = LockedState(State(next: next, actor: nil, buffering: .unbounded))
@@ -209,6 +224,8 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
 
   private init(actor: any Actor, _ next: @escaping (Value) -> Void) {
     self.isBound = true
+    self.actorIdentity = SendingIsolation.identity(of: actor)
+    self.isMainActor = actor === MainActor.shared
     self.isSerial = false
     self.queue = nil
     self.state = LockedState(State(next: next, actor: actor, buffering: .unbounded))
@@ -274,34 +291,35 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
       call.run()
       return true
     }
+    // Whether the caller runs on the gate's actor: decided before the lock (the identity and
+    // `isMainActor` never change while the gate is open).
+    let isSenderOn =
+      sender == actorIdentity || (isRecorded && isMainActor && MainQueue.isCurrent)
     var dropped: Value?
     // The actor, for the debug check of a delivery made on the spot.
     #if DEBUG
       var onTheSpot: (any Actor)?
     #endif
     let action: Action = state.withLock { state in
-      guard state.next != nil, let actor = state.actor else { return .closed }
-      let identity = SendingIsolation.identity(of: actor)
-      let isSenderOn =
-        sender == identity
-        || (isRecorded && actor === MainActor.shared && MainQueue.isCurrent)
+      guard state.next != nil else { return .closed }
       if isSenderOn {
         #if DEBUG
-          onTheSpot = actor
+          onTheSpot = state.actor
         #endif
         // On the actor: delivered in this call, after what waits (a send from the closure
         // itself, while a delivery is under way, is taken by that delivery when the call ends).
         if !state.draining && state.pending.isEmpty, let call = Call(state.next, value) {
           state.draining = true
           state.budget = 0
-          return .deliverNow(call, identity)
+          return .deliverNow(call)
         }
         state.pending.append(value)
         state.budget = state.pending.count
         guard !state.draining else { return .none }
         state.draining = true
-        return .drainNow(identity)
+        return .drainNow
       }
+      guard let actor = state.actor else { return .closed }
       if state.pending.count >= state.buffering.limit {
         guard state.buffering.dropsOldest else {
           dropped = value
@@ -319,37 +337,35 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
     switch action {
     case .closed: return false
     case .none: break
-    case .deliverNow(let call, let actor):
+    case .deliverNow(let call):
       // The caller runs on the gate's actor: checked in debug builds, where a wrong decision
       // (`isSenderOn`) stops the program before a closure of the actor runs off it
       // (IsolationAssertionTests.aGateDeliveringInlineOffItsActorStops).
       #if DEBUG
         onTheSpot?.assertIsolated(Self.offTheActor)
       #endif
-      Self.recording(actor, sender: sender, isRecorded: isRecorded) {
+      recording(sender: sender, isRecorded: isRecorded) {
         call.run()
         drainQueued()
       }
-    case .drainNow(let actor):
+    case .drainNow:
       #if DEBUG
         onTheSpot?.assertIsolated(Self.offTheActor)
       #endif
-      Self.recording(actor, sender: sender, isRecorded: isRecorded) { drainQueued() }
+      recording(sender: sender, isRecorded: isRecorded) { drainQueued() }
     case .schedule(let actor):
       schedule(on: actor)
     }
     return true
   }
 
-  /// Runs `body`, a delivery on the spot, with the gate's actor (its identity, `actor`)
-  /// recorded as this thread's sending isolation, for the sends that the closure makes. A
-  /// record that says so already is not written again; nor is an empty one when the sender found
-  /// the main actor on the main queue, which a send that the closure makes finds the same way.
+  /// Runs `body`, a delivery on the spot, with the gate's actor recorded as this thread's
+  /// sending isolation, for the sends that the closure makes. A record that says so already is
+  /// not written again; nor is an empty one when the sender found the main actor on the main
+  /// queue, which a send that the closure makes finds the same way.
   @inlinable
-  static func recording(
-    _ actor: UnsafeMutableRawPointer, sender: UnsafeMutableRawPointer?, isRecorded: Bool,
-    _ body: () -> Void
-  ) {
+  func recording(sender: UnsafeMutableRawPointer?, isRecorded: Bool, _ body: () -> Void) {
+    guard let actor = actorIdentity else { return body() }  // not reached: the gate is bound
     guard isRecorded else {
       // `sender` is the caller's static isolation, not the record: read it.
       return SendingIsolation.recording(actor, over: SendingIsolation.recorded, body)
@@ -420,9 +436,9 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   /// What `deliver` does once it has released the lock.
   @usableFromInline enum Action {
     case closed, none
-    // The call to make now, and the identity of the actor it runs on (no actor is retained).
-    case deliverNow(Call, UnsafeMutableRawPointer)
-    case drainNow(UnsafeMutableRawPointer)
+    // The call to make now, on the gate's actor.
+    case deliverNow(Call)
+    case drainNow
     case schedule(any Actor)
   }
 

@@ -87,6 +87,13 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   @usableFromInline let state: LockedState<State>
   // Whether the closure is bound to an actor (false: it is `@Sendable`, or serialized).
   @usableFromInline let isBound: Bool
+  // The identity of the actor of a bound closure (`SendingIsolation.identity(of:)`), kept out of
+  // the lock so that a send decides whether it runs there with no lock and no retain: the actor
+  // never changes while the gate is open (`State.actor` only goes nil when it closes, and a
+  // closed gate delivers nothing). Nil for a closure bound to no actor.
+  @usableFromInline let actorIdentity: UnsafeMutableRawPointer?
+  // Whether the closure is bound to the main actor, which a send also finds on the main queue.
+  @usableFromInline let isMainActor: Bool
   // Whether the closure was sent to the gate (`serializing(_:)`): called one at a time.
   @usableFromInline let isSerial: Bool
   // The queue a `@Sendable` closure runs on (`init(queue:_:)`); nil: on the sending thread.
@@ -143,6 +150,8 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
     _ next: @escaping (Value) -> Void
   ) {
     self.isBound = true
+    self.actorIdentity = SendingIsolation.identity(of: isolation)
+    self.isMainActor = isolation === MainActor.shared
     self.isSerial = false
     self.queue = nil
     self.state = LockedState(State(next: next, actor: isolation, buffering: buffering))
@@ -152,6 +161,8 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   /// the thread that sends it, before ``send(_:isolation:)`` returns.
   public init(_ next: @escaping @Sendable (Value) -> Void) {
     self.isBound = false
+    self.actorIdentity = nil
+    self.isMainActor = false
     self.isSerial = false
     self.queue = nil
     self.state = LockedState(State(next: next, actor: nil, buffering: .unbounded))
@@ -164,6 +175,8 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   /// reach a serial queue in the order sent.
   init(queue: DispatchQueue, _ next: @escaping @Sendable (Value) -> Void) {
     self.isBound = false
+    self.actorIdentity = nil
+    self.isMainActor = false
     self.isSerial = false
     self.queue = queue
     self.state = LockedState(State(next: next, actor: nil, buffering: .unbounded))
@@ -194,6 +207,8 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
 
   private init(serial next: sending @escaping (Value) -> Void) {
     self.isBound = false
+    self.actorIdentity = nil
+    self.isMainActor = false
     self.isSerial = true
     self.queue = nil
     self.state = LockedState(State(next: next, actor: nil, buffering: .unbounded))
@@ -209,6 +224,8 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
 
   private init(actor: any Actor, _ next: @escaping (Value) -> Void) {
     self.isBound = true
+    self.actorIdentity = SendingIsolation.identity(of: actor)
+    self.isMainActor = actor === MainActor.shared
     self.isSerial = false
     self.queue = nil
     self.state = LockedState(State(next: next, actor: actor, buffering: .unbounded))
@@ -236,7 +253,7 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   ///   a ``GateBuffering`` limit dropped a value).
   @discardableResult @inlinable
   public func send(_ value: Value, isolation: isolated (any Actor)? = #isolation) -> Bool {
-    deliver(value) { actor in isolation.map { $0 === actor } ?? false }
+    deliver(value, sender: isolation.map(SendingIsolation.identity), isRecorded: false)
   }
 
   /// Delivers `value` from code whose isolation the compiler does not know: a callback of the
@@ -255,13 +272,18 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   /// - Returns: False once the gate is closed (the value is dropped), true otherwise.
   @discardableResult @inlinable
   public func sendFromCurrentThread(_ value: Value) -> Bool {
-    deliver(value, isSenderOn: SendingIsolation.runs)
+    deliver(value, sender: SendingIsolation.recorded, isRecorded: true)
   }
 
-  /// Delivers `value`; `isSenderOn(actor)` says whether the caller runs isolated to the gate's
-  /// actor.
+  /// Delivers `value` from a caller isolated to the actor whose identity is `sender`
+  /// (`SendingIsolation.identity(of:)`), or to none (nil); `isRecorded` says that `sender` is
+  /// this thread's record (``sendFromCurrentThread(_:)``), which also counts the main actor when
+  /// this thread runs the main queue.
+  ///
+  /// A value delivered on the spot takes one lock to decide and take the closure, and one, after
+  /// the call, to end the delivery (and take what was sent meanwhile).
   @inlinable
-  func deliver(_ value: Value, isSenderOn: (any Actor) -> Bool) -> Bool {
+  func deliver(_ value: Value, sender: UnsafeMutableRawPointer?, isRecorded: Bool) -> Bool {
     guard isBound else {
       if isSerial { return deliverSerially(value) }
       if let queue { return deliver(value, on: queue) }
@@ -269,23 +291,35 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
       call.run()
       return true
     }
+    // Whether the caller runs on the gate's actor: decided before the lock (the identity and
+    // `isMainActor` never change while the gate is open).
+    let isSenderOn =
+      sender == actorIdentity || (isRecorded && isMainActor && MainQueue.isCurrent)
     var dropped: Value?
+    // The actor, for the debug check of a delivery made on the spot.
+    #if DEBUG
+      var onTheSpot: (any Actor)?
+    #endif
     let action: Action = state.withLock { state in
-      guard state.next != nil, let actor = state.actor else { return .closed }
-      if isSenderOn(actor) {
+      guard state.next != nil else { return .closed }
+      if isSenderOn {
+        #if DEBUG
+          onTheSpot = state.actor
+        #endif
         // On the actor: delivered in this call, after what waits (a send from the closure
         // itself, while a delivery is under way, is taken by that delivery when the call ends).
-        if !state.draining && state.pending.isEmpty {
+        if !state.draining && state.pending.isEmpty, let call = Call(state.next, value) {
           state.draining = true
           state.budget = 0
-          return .deliverNow(actor)
+          return .deliverNow(call)
         }
         state.pending.append(value)
         state.budget = state.pending.count
         guard !state.draining else { return .none }
         state.draining = true
-        return .drainNow(actor)
+        return .drainNow
       }
+      guard let actor = state.actor else { return .closed }
       if state.pending.count >= state.buffering.limit {
         guard state.buffering.dropsOldest else {
           dropped = value
@@ -303,26 +337,41 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
     switch action {
     case .closed: return false
     case .none: break
-    case .deliverNow(let actor):
+    case .deliverNow(let call):
       // The caller runs on the gate's actor: checked in debug builds, where a wrong decision
       // (`isSenderOn`) stops the program before a closure of the actor runs off it
       // (IsolationAssertionTests.aGateDeliveringInlineOffItsActorStops).
       #if DEBUG
-        actor.assertIsolated(Self.offTheActor)
+        onTheSpot?.assertIsolated(Self.offTheActor)
       #endif
-      SendingIsolation.with(actor) {
-        call(value)
+      recording(sender: sender, isRecorded: isRecorded) {
+        call.run()
         drainQueued()
       }
-    case .drainNow(let actor):
+    case .drainNow:
       #if DEBUG
-        actor.assertIsolated(Self.offTheActor)
+        onTheSpot?.assertIsolated(Self.offTheActor)
       #endif
-      SendingIsolation.with(actor) { drainQueued() }
+      recording(sender: sender, isRecorded: isRecorded) { drainQueued() }
     case .schedule(let actor):
       schedule(on: actor)
     }
     return true
+  }
+
+  /// Runs `body`, a delivery on the spot, with the gate's actor recorded as this thread's
+  /// sending isolation, for the sends that the closure makes. A record that says so already is
+  /// not written again; nor is an empty one when the sender found the main actor on the main
+  /// queue, which a send that the closure makes finds the same way.
+  @inlinable
+  func recording(sender: UnsafeMutableRawPointer?, isRecorded: Bool, _ body: () -> Void) {
+    guard let actor = actorIdentity else { return body() }  // not reached: the gate is bound
+    guard isRecorded else {
+      // `sender` is the caller's static isolation, not the record: read it.
+      return SendingIsolation.recording(actor, over: SendingIsolation.recorded, body)
+    }
+    guard sender != nil else { return body() }  // the main actor, on the main queue
+    SendingIsolation.recording(actor, over: sender, body)
   }
 
   /// Delivers `value` to a serialized closure: now, and then what other threads queued
@@ -387,8 +436,9 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   /// What `deliver` does once it has released the lock.
   @usableFromInline enum Action {
     case closed, none
-    case deliverNow(any Actor)
-    case drainNow(any Actor)
+    // The call to make now, on the gate's actor.
+    case deliverNow(Call)
+    case drainNow
     case schedule(any Actor)
   }
 

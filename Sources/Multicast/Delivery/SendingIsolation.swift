@@ -26,7 +26,10 @@ import Dispatch
 /// only when recorded.
 @usableFromInline
 enum SendingIsolation {
-  private static let key: pthread_key_t = {
+  // The record: the identity of the actor, unretained, or none. `@usableFromInline`, so that a
+  // gate's delivery, inlined into a source of another module, reads and writes it with no call
+  // of a generic function (each line of `follow` made two).
+  @usableFromInline static let key: pthread_key_t = {
     var key = pthread_key_t()
     let status = pthread_key_create(&key, nil)
     precondition(status == 0, "pthread_key_create failed: \(status)")
@@ -36,27 +39,42 @@ enum SendingIsolation {
   /// Runs `body` with `isolation` as this thread's sending isolation, then restores the one
   /// before (sends nest when a subscriber sends).
   /// A nil `isolation` keeps the one recorded around this call.
-  @usableFromInline
+  @inlinable
   static func with<R>(_ isolation: (any Actor)?, _ body: () -> R) -> R {
     guard let isolation else { return body() }
-    let before = pthread_getspecific(key)
-    pthread_setspecific(
-      key, UnsafeRawPointer(Unmanaged.passUnretained(isolation as AnyObject).toOpaque()))
+    return recording(identity(of: isolation), over: recorded, body)
+  }
+
+  /// Runs `body` with the actor whose identity is `actor` recorded, where `before` is what this
+  /// thread records now (``recorded``), then restores `before`. Writes nothing when `before` is
+  /// already `actor`: a send from a subscriber that a delivery on the same actor called.
+  @inlinable
+  static func recording<R>(
+    _ actor: UnsafeMutableRawPointer, over before: UnsafeMutableRawPointer?, _ body: () -> R
+  ) -> R {
+    guard before != actor else { return body() }
+    pthread_setspecific(key, actor)
     defer { pthread_setspecific(key, before) }
     return body()
   }
 
-  /// Whether the code on this thread runs isolated to `actor`: recorded, or, for the main
-  /// actor, on the main queue.
-  @usableFromInline
-  static func runs(_ actor: any Actor) -> Bool {
-    isOn(actor) || (actor === MainActor.shared && MainQueue.isCurrent)
+  /// The identity of the actor recorded on this thread, or nil: one read of the record, which a
+  /// send keeps for both ``runs(_:recorded:)`` and ``recording(_:over:_:)``.
+  @inlinable
+  static var recorded: UnsafeMutableRawPointer? {
+    pthread_getspecific(key)
   }
 
-  /// Whether the code sending on this thread is statically isolated to `actor`.
-  static func isOn(_ actor: any Actor) -> Bool {
-    guard let current = pthread_getspecific(key) else { return false }
-    return UnsafeMutableRawPointer(mutating: current)
-      == Unmanaged.passUnretained(actor as AnyObject).toOpaque()
+  /// The identity by which the record knows `actor` (nothing is retained).
+  @inlinable
+  static func identity(of actor: any Actor) -> UnsafeMutableRawPointer {
+    Unmanaged.passUnretained(actor as AnyObject).toOpaque()
+  }
+
+  /// Whether the code on this thread runs isolated to `actor`: recorded (`recorded` is what this
+  /// thread records now, ``recorded``), or, for the main actor, on the main queue.
+  @inlinable
+  static func runs(_ actor: any Actor, recorded: UnsafeMutableRawPointer?) -> Bool {
+    recorded == identity(of: actor) || (actor === MainActor.shared && MainQueue.isCurrent)
   }
 }

@@ -108,6 +108,11 @@
       // The usual batch, one change to one watched file: one translator, with no list made.
       if let watch = batch.onlyWatch {
         let only = routes.withLock { routes -> (any InotifyTranslator)? in
+          // The cached list's one translator when the watch is the last one, read in place:
+          // no copy of the list to retain and release.
+          if watch == routes.lastWatch {
+            return routes.lastTranslators.count == 1 ? routes.lastTranslators[0] : nil
+          }
           guard let translators = routes.translators(of: watch), translators.count == 1 else {
             return nil
           }

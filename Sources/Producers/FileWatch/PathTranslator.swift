@@ -1,6 +1,7 @@
 #if os(Linux) || os(Android)
   import IndefiniteObservable
   import Multicast
+  import Synchronization
 
   #if canImport(Glibc)
     import Glibc
@@ -19,8 +20,10 @@
   /// directory there once there is one, and reports a file already at the path as created.
   final class PathTranslator: InotifyTranslator {
     private struct Watches {
-      var file: Int32
-      var directory: Int32
+      // Each change is published to `descriptors`, still under the lock.
+      var file: Int32 { didSet { descriptors.publish(file: file, directory: directory) } }
+      var directory: Int32 { didSet { descriptors.publish(file: file, directory: directory) } }
+      let descriptors: WatchDescriptors
       var isChecking = false
       var isClosed = false
       // The alarm of the directory checks, made by the first check; cancelled by `close`.
@@ -55,6 +58,9 @@
     // The watches change in the inotify instance's turn and are given back by `close` from any
     // thread, so they live in a lock with whether the watch has been closed.
     private let watches: LockedState<Watches>
+    // The two watch descriptors, as the lock last left them, for `receive` to read at each
+    // event with no lock.
+    private let descriptors = WatchDescriptors()
 
     /// How often a watch with no file at its path checks its directory.
     static let directoryCheckInterval = Duration.milliseconds(250)
@@ -72,7 +78,7 @@
       self.directory = directory
       self.name = name
       self.send = send
-      self.watches = LockedState(Watches(file: -1, directory: -1))
+      self.watches = LockedState(Watches(file: -1, directory: -1, descriptors: descriptors))
       var isMissing = false
       switch System.status(path: path) {
       case .success: break
@@ -96,12 +102,15 @@
         inotify.remove(directoryWatch, for: self)
         throw errno.rawValue == ENOENT ? .notFound(path) : .notAccessible(path, errno)
       }
-      watches.withLock { $0 = Watches(file: fileWatch, directory: directoryWatch) }
+      watches.withLock { watches in
+        watches.file = fileWatch
+        watches.directory = directoryWatch
+      }
     }
 
     func receive(_ events: InotifyEvents) {
       for event in events {
-        let (fileWatch, directoryWatch) = watches.withLock { ($0.file, $0.directory) }
+        let (fileWatch, directoryWatch) = descriptors.read()
         if event.watch == directoryWatch {
           if event.mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 {
             directoryGone(renamed: event.mask & UInt32(IN_MOVE_SELF) != 0)
@@ -256,5 +265,29 @@
     }
 
     private static let mask = UInt32(IN_MODIFY | IN_ATTRIB)
+  }
+  /// The file and directory watch descriptors of a ``PathTranslator``, published by each change
+  /// made under its lock and read with none, as one pair: each event of a batch is matched to
+  /// them with no lock taken (one a line of `follow`).
+  private final class WatchDescriptors: Sendable {
+    // The file's descriptor in the low half, the directory's in the high one.
+    private let pair = Atomic<UInt64>(WatchDescriptors.pack(file: -1, directory: -1))
+
+    func publish(file: Int32, directory: Int32) {
+      pair.store(Self.pack(file: file, directory: directory), ordering: .releasing)
+    }
+
+    /// The file's watch descriptor and the directory's, -1 for none.
+    func read() -> (file: Int32, directory: Int32) {
+      let pair = pair.load(ordering: .acquiring)
+      return (
+        Int32(bitPattern: UInt32(truncatingIfNeeded: pair)),
+        Int32(bitPattern: UInt32(truncatingIfNeeded: pair >> 32))
+      )
+    }
+
+    private static func pack(file: Int32, directory: Int32) -> UInt64 {
+      UInt64(UInt32(bitPattern: file)) | UInt64(UInt32(bitPattern: directory)) << 32
+    }
   }
 #endif

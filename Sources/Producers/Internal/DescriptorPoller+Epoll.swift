@@ -3,6 +3,7 @@
   import Dispatch
   import IndefiniteObservable
   import Multicast
+  import Synchronization
 
   #if canImport(Glibc)
     import Glibc
@@ -77,6 +78,7 @@
             state.registrations[waiter.fd] = registration
           }
           state.readyNow.append(id)
+          hasReadyNow.store(true, ordering: .releasing)
           return (id, true)
         }
         state.registrations[waiter.fd] = registration
@@ -98,6 +100,7 @@
           let index = registration.ids.firstIndex(of: id)
         else {
           state.readyNow.removeAll { $0 == id }
+          hasReadyNow.store(!state.readyNow.isEmpty, ordering: .releasing)
           return waiter
         }
         registration.ids.remove(at: index)
@@ -107,6 +110,7 @@
         } else if !register(waiter.fd, &registration, in: &state) {
           // Cannot happen: the descriptor was in the set a moment ago. Its waits are ready now.
           state.readyNow += registration.ids
+          hasReadyNow.store(true, ordering: .releasing)
           registration.ids = []
           state.registrations[waiter.fd] = registration
         } else {
@@ -207,17 +211,20 @@
       sigemptyset(&noSignalBlocked)
       while true {
         // The waits that epoll cannot watch first; then, if more came meanwhile, a look at the
-        // others that does not wait. When there is none (the usual turn), one lock: a wait
-        // added from another thread wakes the wait below, and none is added on this thread
-        // before it.
-        state.withLock { swap(&readyNow, &$0.readyNow) }
+        // others that does not wait. When there is none (the usual turn), no lock: the flag
+        // says so, a wait added from another thread wakes the wait below, and none is added on
+        // this thread before it.
         var timeout: Int32 = -1
-        if !readyNow.isEmpty {
+        if hasReadyNow.load(ordering: .acquiring) {
+          state.withLock { state in
+            swap(&readyNow, &state.readyNow)
+            hasReadyNow.store(false, ordering: .releasing)
+          }
           for id in readyNow {
             state.withLock { $0.waiters.removeValue(forKey: id) }?.ready(id)
           }
           readyNow.removeAll(keepingCapacity: true)
-          timeout = state.withLock { $0.readyNow.isEmpty } ? -1 : 0
+          timeout = hasReadyNow.load(ordering: .acquiring) ? 0 : -1
         }
         // The main thread waits with no signal blocked, as `dispatchMain()` leaves it (in
         // `sigsuspend` with an empty mask): it takes the process's signals while it waits,
@@ -302,6 +309,7 @@
         }
         if !stays && !registration.ids.isEmpty && !register(fd, &registration, in: &state) {
           state.readyNow += registration.ids
+          hasReadyNow.store(true, ordering: .releasing)
           registration.ids = []
         }
         state.registrations[fd] = registration

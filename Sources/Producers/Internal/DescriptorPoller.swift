@@ -1,4 +1,5 @@
 import IndefiniteObservable
+import Synchronization
 
 #if canImport(Darwin)
   import Darwin
@@ -56,6 +57,11 @@ final class DescriptorPoller: Sendable {
   #if os(Linux)
     // The epoll set of the waiting descriptors, and of `wakeRead`.
     let epoll: Int32
+    // Whether `state.readyNow` holds a wait: written under the lock by each change of the list,
+    // read with no lock by the thread before it takes the list, so that a turn with none (the
+    // usual one) takes no lock for it. A wait added from another thread after the thread read
+    // false wakes its next wait (``wakeUp()``), which looks again.
+    let hasReadyNow = Atomic(false)
   #endif
 
   private init() {

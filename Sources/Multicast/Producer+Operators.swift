@@ -36,11 +36,7 @@ extension Producer {
   public func through<Output: Sendable>(
     _ operators: @escaping @Sendable (ValueObservable<Value>) -> ValueObservable<Output>
   ) -> Producer<Output> {
-    Producer<Output> { downstream in
-      runChain(operators, to: downstream) { region in
-        self.subscribe(on: .sendingThread) { region.send(.value($0)) }
-      }
-    }
+    chainProducer(operators) { self.subscribe(on: .sendingThread, $0) }
   }
 
   /// Shares one subscription to this producer among all the subscribers of the producer
@@ -81,11 +77,7 @@ extension SendableSource {
   public func through<Output: Sendable>(
     _ operators: @escaping @Sendable (ValueObservable<Value>) -> ValueObservable<Output>
   ) -> Producer<Output> {
-    Producer<Output> { downstream in
-      runChain(operators, to: downstream) { region in
-        self.subscribe(on: .sendingThread) { region.send(.value($0)) }
-      }
-    }
+    chainProducer(operators) { self.subscribe(on: .sendingThread, $0) }
   }
 }
 
@@ -96,32 +88,36 @@ enum ChainStep<Input: Sendable>: Sendable {
   case disconnect
 }
 
-/// Builds a chain of `operators` for one subscription, gives it to a serializing gate, connects
-/// it there, and subscribes it to its upstream; returns what ends the subscription.
-private func runChain<Input: Sendable, Output: Sendable>(
-  _ operators: @Sendable (ValueObservable<Input>) -> ValueObservable<Output>,
-  to downstream: ObserverGate<Output>,
-  upstream subscribe: (ObserverGate<ChainStep<Input>>) -> SendableSubscription
-) -> @Sendable () -> Void {
-  var entry: ((Input) -> Void)?
-  var subscription: Subscription?
-  let chain = operators(
-    ValueObservable { observer in
-      entry = observer.next
-      return { entry = nil }
-    })
-  let region = ObserverGate<ChainStep<Input>>.serializing { step in
-    switch step {
-    case .connect: subscription = chain.subscribe { downstream.sendFromCurrentThread($0) }
-    case .value(let value): entry?(value)
-    case .disconnect: subscription.take()?.unsubscribe()
+/// A producer whose each subscription builds a chain of `operators`, gives it to a serializing
+/// gate, connects it there, and subscribes it with `subscribe` to the upstream's values, sent on
+/// the sending thread; ending the subscription disconnects the upstream, then the chain.
+private func chainProducer<Input: Sendable, Output: Sendable>(
+  _ operators: @escaping @Sendable (ValueObservable<Input>) -> ValueObservable<Output>,
+  upstream subscribe:
+    @escaping @Sendable (@escaping @Sendable (Input) -> Void) ->
+    SendableSubscription
+) -> Producer<Output> {
+  Producer { downstream in
+    var entry: ((Input) -> Void)?
+    var subscription: Subscription?
+    let chain = operators(
+      ValueObservable { observer in
+        entry = observer.next
+        return { entry = nil }
+      })
+    let region = ObserverGate<ChainStep<Input>>.serializing { step in
+      switch step {
+      case .connect: subscription = chain.subscribe { downstream.sendFromCurrentThread($0) }
+      case .value(let value): entry?(value)
+      case .disconnect: subscription.take()?.unsubscribe()
+      }
     }
-  }
-  region.send(.connect)
-  let upstream = subscribe(region)
-  return {
-    upstream.unsubscribe()
-    region.send(.disconnect)
+    region.send(.connect)
+    let upstream = subscribe { region.send(.value($0)) }
+    return {
+      upstream.unsubscribe()
+      region.send(.disconnect)
+    }
   }
 }
 

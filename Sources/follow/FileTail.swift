@@ -67,6 +67,15 @@ struct FollowError: Error, CustomStringConvertible {
     var truncated: (_ rewritten: Bool) -> Void = { _ in }
     /// Reading failed.
     var failed: (FileDescriptorError) -> Void = { _ in }
+    /// When given, counts the lines handed over through ``lines`` and ``text``: the owner's
+    /// count, kept without a closure of its own around each call.
+    var counted: LineCount? = nil
+  }
+
+  /// A count of lines, shared by the tails of one path (``Events/counted``).
+  final class LineCount {
+    /// The lines counted so far.
+    fileprivate(set) var value = 0
   }
 
   /// The most bytes read in one turn of the main actor: a longer read goes on in a later turn.
@@ -390,13 +399,17 @@ extension FileTail {
             }
           }
           handOver(&batch, events)
-          if lineCount > 0 { text(run, lineCount) }
+          if lineCount > 0 {
+            text(run, lineCount)
+            events.counted?.value += lineCount
+          }
         }, { print($0, &batch, &endedMidLine) })
     }
 
     /// Hands over the lines split since the last call, to be written with the chunk's others.
     private static func handOver(_ batch: inout [String], _ events: Events) {
       guard !batch.isEmpty else { return }
+      events.counted?.value += batch.count
       events.lines(batch)
       batch.removeAll(keepingCapacity: true)
     }

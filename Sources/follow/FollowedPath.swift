@@ -41,7 +41,9 @@ import Producers
   /// The path made absolute, as the state file records it.
   let absolutePath: String
   /// Lines printed from this path's files, old and new together.
-  private(set) var lineCount = 0
+  var lineCount: Int { printed.value }
+  /// The count of lines printed, which each tail of the path adds to.
+  private let printed = FileTail.LineCount()
 
   private let rotateWait: Duration
   private let print: ([String]) -> Void
@@ -352,24 +354,12 @@ import Producers
     }
     lseek(fd, off_t(checkpoint.offset), SEEK_SET)
     let box = FileTailBox()
-    // Made here, not by `Optional.map`: a closure made by a generic function is called
-    // through a thunk, for each chunk.
-    var text: ((UnsafeRawBufferPointer, Int) -> Void)?
-    if let printText {
-      text = { [unowned self] bytes, lineCount in
-        self.lineCount += lineCount
-        printText(bytes, lineCount)
-      }
-    }
     let tail = FileTail(
       descriptor: fd, identity: identity, isRegular: info.isRegular, at: checkpoint,
       midLine: midLine,
       events: FileTail.Events(
-        lines: { [unowned self] lines in
-          self.lineCount += lines.count
-          self.print(lines)
-        },
-        text: text,
+        lines: print,
+        text: printText,
         activity: { [unowned self] in
           guard let tail = box.value else { return }
           self.retiring.first { $0.tail === tail }?.lastActivity = .now
@@ -385,7 +375,8 @@ import Producers
               ? "\(path): truncated and written again past the position read; reading it from its start"
               : "\(path): file truncated; reading it from its start")
         },
-        failed: { [path] error in Output.note("\(path): \(error)") }))
+        failed: { [path] error in Output.note("\(path): \(error)") },
+        counted: printed))
     box.value = tail
     return tail
   }

@@ -25,7 +25,9 @@ import Producers
   private var input: FileTail?
   private var inputLineCount = 0
   private var subscriptions: [SendableSubscription] = []
-  private var sawLineSinceTick = false
+  /// How many lines were printed at the heartbeat's last tick (``linesPrinted``): the
+  /// heartbeat compares counts kept anyway, so no line has a flag to set.
+  private var linesAtLastTick = 0
   private let output: (_ label: String, _ line: String) -> Void
   /// Whether the bytes of complete lines of plain text are printed as they are: when the lines
   /// are printed (no `output` given) without a label (one input): no `String` per line.
@@ -78,15 +80,11 @@ import Producers
         // through a thunk.
         var printText: ((UnsafeRawBufferPointer, Int) -> Void)?
         if outputsText {
-          printText = { [unowned self] bytes, _ in
-            self.sawLineSinceTick = true
-            Output.lines(bytes)
-          }
+          printText = { bytes, _ in Output.lines(bytes) }
         }
         let followed = try FollowedPath(
           path: path, start: start, rotateWait: options.rotateWait, printText: printText
         ) { [unowned self] lines in
-          self.sawLineSinceTick = true
           let output = self.output
           for line in lines { output(path, line) }
         }
@@ -99,10 +97,11 @@ import Producers
     if let heartbeat = options.heartbeat {
       subscriptions.append(
         Timers.every(heartbeat).subscribe { [unowned self] _ in
-          if !self.sawLineSinceTick {
+          let printed = self.linesPrinted
+          if printed == self.linesAtLastTick {
             Output.note("idle: no line for \(Options.text(of: heartbeat))")
           }
-          self.sawLineSinceTick = false
+          self.linesAtLastTick = printed
         })
     }
     if options.statePath != nil {
@@ -124,6 +123,11 @@ import Producers
       })
     let labels = options.paths.map { $0 == Options.standardInput ? Self.standardInputLabel : $0 }
     Output.note("following \(labels.joined(separator: ", "))")
+  }
+
+  /// Lines printed, of every input together.
+  private var linesPrinted: Int {
+    paths.reduce(inputLineCount) { $0 + $1.lineCount }
   }
 
   /// Lines printed per input, in the order they were given.
@@ -244,7 +248,6 @@ import Producers
 
   private func printInput(_ lines: [String]) {
     inputLineCount += lines.count
-    sawLineSinceTick = true
     for line in lines { output(Self.standardInputLabel, line) }
   }
 

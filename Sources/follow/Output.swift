@@ -23,10 +23,6 @@ import Producers
 ///
 /// On the main actor, where every line is printed.
 @MainActor enum Output {
-  /// The lines printed and not written yet, and whether they wait for room in a full pipe:
-  /// one value, changed in one access per call (a static variable is checked for exclusive
-  /// access at run time, at each access).
-  private static var pending = PendingLines()
   /// Past this many bytes, lines are written without waiting for the end of the turn.
   private nonisolated static let largestBatch = 1 << 16
   /// Past this many bytes waiting for a full pipe, the main thread waits for the pipe.
@@ -48,20 +44,20 @@ import Producers
 
   /// Adds `text` and a newline to what the next ``flushLines()`` writes to standard output.
   static func line(_ text: String) {
-    if pending.append(text) { flushLines() }
+    if PendingLines.append(text) { flushLines() }
   }
 
   /// Adds `bytes`, complete lines with their newlines, to what the next ``flushLines()`` writes
   /// to standard output, as they are.
   static func lines(_ bytes: UnsafeRawBufferPointer) {
-    if pending.append(bytes) { flushLines() }
+    if PendingLines.append(bytes) { flushLines() }
   }
 
   /// Writes the lines printed since the last call to standard output, in one `write` when the
   /// pipe takes it all. Called at the end of each turn that printed lines. While a full pipe
   /// is waited for, the lines wait behind the ones before them, unless they are too many.
   static func flushLines() {
-    switch pending.write(to: out, always: false) {
+    switch PendingLines.write(to: out, always: false) {
     case .nothing, .all(stoppedWaiting: false): return
     case .all(stoppedWaiting: true): stopWaiting()
     case .part: waitForRoom()
@@ -72,7 +68,7 @@ import Producers
   /// Writes every line printed, waiting for a full pipe as long as it takes: before `follow`
   /// exits, so that no line printed is lost with it.
   static func finish() {
-    if case .failed(let error) = pending.writeAll(to: out) {
+    if case .failed(let error) = PendingLines.writeAll(to: out) {
       outputFailed(error)
     }
     stopWaiting()
@@ -80,7 +76,7 @@ import Producers
 
   /// The pipe has room again: writes what it takes of the lines waiting.
   private static func roomMade() {
-    switch pending.write(to: out, always: true) {
+    switch PendingLines.write(to: out, always: true) {
     case .nothing, .all: stopWaiting()
     case .part: break
     case .failed(let error): outputFailed(error)
@@ -95,7 +91,7 @@ import Producers
         next: { _ in roomMade() })
     } catch {
       // No wait can be made (out of descriptors): wait here, as a blocking write would.
-      if case .failed(let error) = pending.writeAll(to: out) {
+      if case .failed(let error) = PendingLines.writeAll(to: out) {
         outputFailed(error)
       }
       stopWaiting()
@@ -103,68 +99,93 @@ import Producers
   }
 
   private static func stopWaiting() {
-    pending.isWaitingForRoom = false
+    if PendingLines.isWaitingForRoom { PendingLines.isWaitingForRoom = false }
     guard let waiting = waitingForRoom else { return }
     waitingForRoom = nil
     waiting.unsubscribe()
   }
 
   /// The lines printed and not written yet, with their newlines, oldest first: the first
-  /// ``count`` bytes of a buffer kept from turn to turn, so that adding lines is one copy and
-  /// writing them all out only sets ``count`` back to 0.
-  private struct PendingLines {
-    private var storage: [UInt8] = []
-    private(set) var count = 0
+  /// `count` bytes of a buffer of `capacity` bytes kept from turn to turn (allocated here,
+  /// freed when a larger one replaces it or a backlog is written), so that adding lines is one
+  /// copy and writing them all out only sets `count` back to 0.
+  ///
+  /// Each part is a static variable of its own, read or written in an access that calls
+  /// nothing: the optimizer then proves that no access overlaps another and checks none at run
+  /// time (one value changed by a mutating method was checked at each call, twice a line).
+  /// The buffer is the main actor's alone, as `Output` is.
+  @MainActor private enum PendingLines {
+    static var base: UnsafeMutableRawPointer? = nil
+    static var capacity = 0
+    static var count = 0
     /// Whether the lines wait for room in a full pipe (``Output/waitingForRoom``).
-    var isWaitingForRoom = false
+    static var isWaitingForRoom = false
 
     /// Adds `text` and a newline: whether a batch is full.
-    mutating func append(_ text: String) -> Bool {
+    static func append(_ text: String) -> Bool {
       var text = text
       _ = text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
       return withUnsafeBytes(of: UInt8(0x0A)) { append($0) }
     }
 
     /// Adds `lines` as they are: whether a batch is full.
-    mutating func append(_ lines: UnsafeRawBufferPointer) -> Bool {
+    static func append(_ lines: UnsafeRawBufferPointer) -> Bool {
+      let count = count
       let end = count + lines.count
-      if end > storage.count {
-        storage.append(
-          contentsOf: repeatElement(0, count: max(end, 2 * storage.count, 4096) - storage.count))
+      var base = base
+      if end > capacity { base = grow(to: end) }
+      if let source = lines.baseAddress, let base {
+        (base + count).copyMemory(from: source, byteCount: lines.count)
       }
-      if !lines.isEmpty {
-        storage.withUnsafeMutableBytes { storage in
-          UnsafeMutableRawBufferPointer(rebasing: storage[count..<end]).copyMemory(from: lines)
-        }
+      Self.count = end
+      return end >= Output.largestBatch
+    }
+
+    /// Replaces the buffer with a larger one, holding at least `needed` bytes, with the lines
+    /// waiting copied over; the new buffer's start.
+    private static func grow(to needed: Int) -> UnsafeMutableRawPointer {
+      let old = base
+      let oldCapacity = capacity
+      let newCapacity = max(needed, 2 * oldCapacity, 4096)
+      let new = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 1)
+      let count = count
+      if let old {
+        new.copyMemory(from: old, byteCount: count)
+        old.deallocate()
       }
-      count = end
-      return count >= Output.largestBatch
+      base = new
+      capacity = newCapacity
+      return new
     }
 
     /// Hands the lines to `write`, which says how many it wrote and the error number when it
     /// failed (as `Output.write` does), and drops those written.
-    private mutating func write(
+    private static func write(
       _ write: (UnsafeRawBufferPointer) -> (written: Int, error: Int32?)
     ) -> (written: Int, error: Int32?) {
-      let count = count
-      let result = storage.withUnsafeBytes { write(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+      let result = write(UnsafeRawBufferPointer(start: base, count: count))
       dropFirst(result.written)
       return result
     }
 
     /// Drops the first `written` bytes, moving the rest down.
-    private mutating func dropFirst(_ written: Int) {
+    private static func dropFirst(_ written: Int) {
+      let count = count
       guard written < count else {
-        count = 0
+        Self.count = 0
         // A buffer grown for a backlog is let go once it is written.
-        if storage.count > Output.largestBatch * 2 { storage = [] }
+        if capacity > Output.largestBatch * 2, let old = base {
+          base = nil
+          capacity = 0
+          old.deallocate()
+        }
         return
       }
       let rest = count - written
-      storage.withUnsafeMutableBytes { storage in
-        storage.baseAddress!.copyMemory(from: storage.baseAddress! + written, byteCount: rest)
+      if let base {
+        base.copyMemory(from: base + written, byteCount: rest)
       }
-      count = rest
+      Self.count = rest
     }
 
     /// What a write did.
@@ -181,26 +202,29 @@ import Producers
     /// Writes what `fd` takes now of the lines; past ``Output/largestBacklog``, all of them,
     /// waiting. While the lines wait for room, nothing is written unless `always` (or they
     /// are too many).
-    mutating func write(to fd: Int32, always: Bool) -> Written {
+    static func write(to fd: Int32, always: Bool) -> Written {
+      let count = count
       guard count > 0 else { return .nothing }
       let tooMany = count > Output.largestBacklog
-      guard always || !isWaitingForRoom || tooMany else { return .nothing }
+      let waiting = isWaitingForRoom
+      guard always || !waiting || tooMany else { return .nothing }
       let (_, error) = write { Output.write($0, to: fd, waiting: tooMany) }
       if let error { return .failed(error) }
-      guard count > 0 else {
+      guard Self.count > 0 else {
         // All of it (nearly always).
-        defer { isWaitingForRoom = false }
-        return .all(stoppedWaiting: isWaitingForRoom)
+        if waiting { isWaitingForRoom = false }
+        return .all(stoppedWaiting: waiting)
       }
       isWaitingForRoom = true
       return .part
     }
 
     /// Writes all the lines, waiting for a full pipe as long as it takes.
-    mutating func writeAll(to fd: Int32) -> Written {
+    static func writeAll(to fd: Int32) -> Written {
       guard count > 0 else { return .nothing }
       let (_, error) = write { Output.write($0, to: fd, waiting: true) }
-      return error.map { .failed($0) } ?? .all(stoppedWaiting: isWaitingForRoom)
+      let waiting = isWaitingForRoom
+      return error.map { .failed($0) } ?? .all(stoppedWaiting: waiting)
     }
   }
 

@@ -45,14 +45,19 @@ public struct FileCheckpoint: Sendable, Hashable {
   public private(set) var offset: Int64
   /// The bytes just before ``offset``: the last ones read, at most ``windowLimit``. Shorter
   /// near the start of the file, or after ``rewound(by:)``. (A new array at each use.)
-  public var window: [UInt8] { Array(recent.suffix(windowCount)) }
+  public var window: [UInt8] { Array(windowBytes) }
 
-  // The window is the last `windowCount` bytes of `recent`, which keeps up to twice
-  // `windowLimit` bytes: the bytes that leave the window are dropped from its front once
-  // `windowLimit` of them have piled up, not at each move (which moved the 4 KiB that stay
-  // down, for each line a follower reads: `CheckpointCostTimingTests`).
+  // The window is the `windowCount` bytes of `recent` that end at `end`. Once the checkpoint
+  // moves, `recent` is a buffer of twice `windowLimit` bytes, allocated once: the bytes read
+  // are copied in after the window, and the window is moved down to its front only when the
+  // buffer's end is reached, not at each move (which moved the 4 KiB that stay down, for each
+  // line a follower reads: `CheckpointCostTimingTests`); no append, no growth.
   private var recent: [UInt8]
   private var windowCount: Int
+  private var end: Int
+
+  /// The window's bytes, in ``recent``.
+  private var windowBytes: ArraySlice<UInt8> { recent[(end - windowCount)..<end] }
 
   /// A position with the bytes before it; `window` keeps at most its last ``windowLimit``
   /// bytes and at most `offset` bytes, and a negative offset counts as 0. With no bytes
@@ -62,19 +67,20 @@ public struct FileCheckpoint: Sendable, Hashable {
     let kept = Int(min(Int64(Self.windowLimit), self.offset))
     recent = window.count > kept ? Array(window.suffix(kept)) : window
     windowCount = recent.count
+    end = recent.count
   }
 
   /// Whether two checkpoints have the same position and the same window.
   public static func == (left: FileCheckpoint, right: FileCheckpoint) -> Bool {
     left.offset == right.offset
-      && left.recent.suffix(left.windowCount).elementsEqual(right.recent.suffix(right.windowCount))
+      && left.windowBytes.elementsEqual(right.windowBytes)
   }
 
   /// Hashes the position and the window, which `==` compares.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(offset)
     hasher.combine(windowCount)
-    for byte in recent.suffix(windowCount) { hasher.combine(byte) }
+    for byte in windowBytes { hasher.combine(byte) }
   }
 
   /// How many bytes a check compares: the window's last ``comparedLimit``.
@@ -83,7 +89,7 @@ public struct FileCheckpoint: Sendable, Hashable {
   /// Calls `body` with the last `count` bytes of the window, with no copy.
   private func withWindow<R>(last count: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
     recent.withUnsafeBytes { bytes in
-      body(UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - count)...]))
+      body(UnsafeRawBufferPointer(rebasing: bytes[(end - count)..<end]))
     }
   }
 
@@ -116,16 +122,45 @@ public struct FileCheckpoint: Sendable, Hashable {
   mutating func advance(buffer bytes: UnsafeRawBufferPointer) {
     offset += Int64(bytes.count)
     if bytes.count >= Self.windowLimit {
-      recent = Array(bytes[(bytes.count - Self.windowLimit)...])
+      // The window is the last bytes read, at the front of the buffer.
+      if recent.count < 2 * Self.windowLimit {
+        recent = [UInt8](repeating: 0, count: 2 * Self.windowLimit)
+      }
+      let last = bytes.baseAddress! + (bytes.count - Self.windowLimit)
+      recent.withUnsafeMutableBytes {
+        $0.baseAddress!.copyMemory(from: last, byteCount: Self.windowLimit)
+      }
       windowCount = Self.windowLimit
+      end = Self.windowLimit
       return
     }
-    if recent.count + bytes.count > 2 * Self.windowLimit {
-      recent.removeFirst(recent.count - windowCount)
+    if end + bytes.count > recent.count { makeRoom() }
+    if let source = bytes.baseAddress {
+      let end = end
+      recent.withUnsafeMutableBytes {
+        ($0.baseAddress! + end).copyMemory(from: source, byteCount: bytes.count)
+      }
     }
-    // As typed bytes, whose append is one copy (a raw buffer's goes byte by byte).
-    bytes.withMemoryRebound(to: UInt8.self) { recent.append(contentsOf: $0) }
+    end += bytes.count
     windowCount = min(windowCount + bytes.count, Self.windowLimit)
+  }
+
+  /// Moves the window to the front of ``recent``, a buffer of twice ``windowLimit`` bytes
+  /// (made now, with the window copied in, when `recent` is shorter): room for at least
+  /// ``windowLimit`` bytes more after it.
+  private mutating func makeRoom() {
+    let start = end - windowCount
+    if recent.count < 2 * Self.windowLimit {
+      var buffer = [UInt8](repeating: 0, count: 2 * Self.windowLimit)
+      buffer.replaceSubrange(..<windowCount, with: recent[start..<end])
+      recent = buffer
+    } else if start > 0 {
+      let count = windowCount
+      recent.withUnsafeMutableBytes {
+        $0.baseAddress!.copyMemory(from: $0.baseAddress! + start, byteCount: count)
+      }
+    }
+    end = windowCount
   }
 
   /// The checkpoint `count` bytes earlier (clamped to the start of the file), keeping the
@@ -135,7 +170,7 @@ public struct FileCheckpoint: Sendable, Hashable {
     let count = Int(min(Int64(max(0, count)), offset))
     return FileCheckpoint(
       offset: offset - Int64(count),
-      window: Array(recent.suffix(windowCount).dropLast(min(count, windowCount))))
+      window: Array(windowBytes.dropLast(min(count, windowCount))))
   }
 
   /// What became of the checkpoint in a file.
@@ -224,7 +259,7 @@ public struct FileCheckpoint: Sendable, Hashable {
   /// themselves: a later ``reading(_:at:windowLength:)`` with the window's length gives a
   /// checkpoint with the same fingerprint when the file still holds it.
   public var fingerprint: UInt64 {
-    recent.suffix(windowCount).reduce(0xCBF2_9CE4_8422_2325) {
+    windowBytes.reduce(0xCBF2_9CE4_8422_2325) {
       ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01B3
     }
   }

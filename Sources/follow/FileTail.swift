@@ -84,21 +84,11 @@ struct FollowError: Error, CustomStringConvertible {
   let identity: FileIdentity
   private let isRegular: Bool
   private let events: Events
-  /// The reader, the splitter and what they leave: everything a read changes, in one value
-  /// that the tail allocates, owns and frees, changed only in ``withReading(_:)``, so that the
-  /// calls inside a read are checked by the compiler. Not a stored property of the class,
-  /// whose access around a read (whose events the optimizer cannot see) was checked at run
-  /// time at each read; ``isReading`` checks instead that no read overlaps another.
-  private let state: UnsafeMutablePointer<Reading>
-  /// Whether ``state`` is in use (``withReading(_:)``).
-  private var isReading = false
-  /// The reading state, to be read, not changed.
-  private var reading: Reading {
-    precondition(!isReading, "a FileTail's reading state was used during a read of it")
-    return state.pointee
-  }
-  /// The descriptor read (the reader's).
-  private let fd: Int32
+  /// The reader, the splitter and what they leave: everything a read changes, in one value,
+  /// so that a read is one access to the tail (a class's stored property is checked for
+  /// exclusive access at run time, at each access), and the calls inside it are checked by
+  /// the compiler.
+  private var reading: Reading
   /// Whether the last thing printed was an unfinished line, whose rest is still to come.
   var endedMidLine: Bool { reading.endedMidLine }
   /// A pipe's or terminal's bytes stream.
@@ -137,32 +127,16 @@ struct FollowError: Error, CustomStringConvertible {
   ) {
     self.identity = identity
     self.isRegular = isRegular
-    self.fd = fd
-    self.state = .allocate(capacity: 1)
-    state.initialize(
-      to: Reading(reader: FileReader(descriptor: fd, at: checkpoint), endedMidLine: midLine))
+    self.reading = Reading(
+      reader: FileReader(descriptor: fd, at: checkpoint), endedMidLine: midLine)
     self.events = events
   }
 
-  /// Runs `body` on the reading state, taken out of the tail meanwhile and put back after.
-  /// A use of the state within (from an event of the read) finds none and stops the program,
-  /// as the run-time check of an overlapping access would.
-  private func withReading<Result>(_ body: (inout Reading) -> Result) -> Result {
-    precondition(!isReading, "a FileTail's reading state was used during a read of it")
-    isReading = true
-    defer { isReading = false }
-    return body(&state.pointee)
-  }
-
-  isolated deinit {
-    state.deinitialize(count: 1)
-    state.deallocate()
-  }
+  private var fd: Int32 { reading.reader.descriptor }
 
   /// The position up to which lines were printed, with the bytes before it.
   var position: FileCheckpoint {
-    let reading = reading
-    return reading.reader.checkpoint.rewound(by: reading.splitter.unfinishedByteCount)
+    reading.reader.checkpoint.rewound(by: reading.splitter.unfinishedByteCount)
   }
 
   /// Starts reading: a regular file at once, to its end (in turns of ``largestTurn``); a pipe
@@ -176,8 +150,7 @@ struct FollowError: Error, CustomStringConvertible {
         ownsDescriptor = false
         pipe = bytes.subscribe(
           next: { [unowned self] chunk in
-            let events = self.events
-            self.withReading { $0.receive(chunk, events) }
+            self.reading.receive(chunk, self.events)
             self.finishChunk()
           },
           status: { [unowned self] status in self.pipeStatus(status) })
@@ -253,8 +226,7 @@ struct FollowError: Error, CustomStringConvertible {
   private func readAppended() {
     guard isRegular, started, !stopped, !readFailed else { return }
     while true {
-      let events = events
-      let outcome = withReading { $0.read(upTo: Self.largestTurn, events) }
+      let outcome = reading.read(upTo: Self.largestTurn, events)
       finishChunk()
       switch outcome {
       case .success(.endOfFile):
@@ -268,7 +240,7 @@ struct FollowError: Error, CustomStringConvertible {
       case .success(.truncated(let rewritten)):
         // The unfinished line's end is gone with the old content: print what there was.
         printUnfinishedLine()
-        withReading { $0.endedMidLine = false }
+        reading.endedMidLine = false
         events.truncated(rewritten)
         releaseWaiters(upTo: .max)
         // Read the new content from its start, now.
@@ -328,15 +300,14 @@ struct FollowError: Error, CustomStringConvertible {
   /// Prints the unfinished line, if any, when nothing more of it can come: its rest, if any
   /// ever comes, is a line of its own.
   private func printUnfinishedLine() {
-    let events = events
-    if withReading({ $0.flush(events) }) { Output.flushLines() }
+    if reading.flush(events) { Output.flushLines() }
   }
 }
 
 extension FileTail {
   /// What a read of the tail changes, in one value: the reader (the one position), the
   /// splitter, the lines split and not handed over yet, and whether the last line printed was
-  /// unfinished. Each call runs taken out of the tail (``FileTail/withReading(_:)``); the events are the
+  /// unfinished. Each call is one access to the tail's ``FileTail/reading``; the events are the
   /// owner's, which do not call back into the tail.
   fileprivate struct Reading {
     /// Reads a regular file, and keeps where the bytes read so far end (a pipe's too, counted

@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
   name: "IndefiniteObservable",
-  // Synchronization's `Mutex` and `Atomic` need these releases on Apple platforms.
+  // Synchronization's `Atomic` needs these releases on Apple platforms.
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: [
     .library(name: "IndefiniteObservable", targets: ["IndefiniteObservable"]),

@@ -105,6 +105,14 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   // Set by `close`, after the lock: what `isClosed` reads, with no lock (a subscriber that
   // delivers a batch asks it before each value: 3 locks a line of `follow`).
   private let closed = Atomic(false)
+  // Whether a delivery made on the spot (`Action.deliverNow`) is under way up the actor's stack:
+  // 0, none; 1, one is; 2, one is, and a send from its call queued values (and set `draining`),
+  // which it delivers when the call returns. Read and written only by a send isolated to the
+  // gate's actor (checked in debug builds by the `assertIsolated` of a delivery on the spot), so
+  // never by two threads at once: relaxed. A delivery on the spot leaves `State.draining` false,
+  // so that it ends with no second lock when its call sent nothing to the gate; a send from
+  // another thread meanwhile schedules a turn, which runs after the call, on the actor.
+  @usableFromInline let spotDelivery = Atomic<UInt8>(0)
 
   /// The most values one scheduled turn delivers before it lets the actor go.
   @inlinable static var valuesPerTurn: Int { 256 }
@@ -280,8 +288,8 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   /// this thread's record (``sendFromCurrentThread(_:)``), which also counts the main actor when
   /// this thread runs the main queue.
   ///
-  /// A value delivered on the spot takes one lock to decide and take the closure, and one, after
-  /// the call, to end the delivery (and take what was sent meanwhile).
+  /// A value delivered on the spot takes one lock, to decide and take the closure; a second one,
+  /// after the call, only when the call sent values to the gate, to deliver them.
   @inlinable
   func deliver(_ value: Value, sender: UnsafeMutableRawPointer?, isRecorded: Bool) -> Bool {
     guard isBound else {
@@ -295,6 +303,8 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
     // `isMainActor` never change while the gate is open).
     let isSenderOn =
       sender == actorIdentity || (isRecorded && isMainActor && MainQueue.isCurrent)
+    // Whether this send comes from the call of a delivery on the spot (read on the actor only).
+    let fromTheCall = isSenderOn && spotDelivery.load(ordering: .relaxed) != 0
     var dropped: Value?
     // The actor, for the debug check of a delivery made on the spot.
     #if DEBUG
@@ -308,16 +318,16 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
         #endif
         // On the actor: delivered in this call, after what waits (a send from the closure
         // itself, while a delivery is under way, is taken by that delivery when the call ends).
-        if !state.draining && state.pending.isEmpty, let call = Call(state.next, value) {
-          state.draining = true
-          state.budget = 0
-          return .deliverNow(call)
+        if !fromTheCall && !state.draining && state.pending.isEmpty,
+          let call = Call(state.next, value)
+        {
+          return .deliverNow(call)  // `draining` stays false: `spotDelivery` says it is under way
         }
         state.pending.append(value)
         state.budget = state.pending.count
         guard !state.draining else { return .none }
         state.draining = true
-        return .drainNow
+        return fromTheCall ? .drainAfterCall : .drainNow
       }
       guard let actor = state.actor else { return .closed }
       if state.pending.count >= state.buffering.limit {
@@ -344,10 +354,15 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
       #if DEBUG
         onTheSpot?.assertIsolated(Self.offTheActor)
       #endif
-      recording(sender: sender, isRecorded: isRecorded) {
-        call.run()
-        drainQueued()
-      }
+      spotDelivery.store(1, ordering: .relaxed)
+      recording(sender: sender, isRecorded: isRecorded) { call.run() }
+      // The values that the call sent, and those that other threads sent after them, wait:
+      // delivered now, as a turn would (a send from their calls finds `draining` set).
+      let queued = spotDelivery.load(ordering: .relaxed) == 2
+      spotDelivery.store(0, ordering: .relaxed)
+      if queued { recording(sender: sender, isRecorded: isRecorded) { drainQueued() } }
+    case .drainAfterCall:
+      spotDelivery.store(2, ordering: .relaxed)
     case .drainNow:
       #if DEBUG
         onTheSpot?.assertIsolated(Self.offTheActor)
@@ -439,6 +454,8 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
     // The call to make now, on the gate's actor.
     case deliverNow(Call)
     case drainNow
+    // The delivery on the spot up the stack delivers the queued values when its call returns.
+    case drainAfterCall
     case schedule(any Actor)
   }
 

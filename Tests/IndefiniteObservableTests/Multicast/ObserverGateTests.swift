@@ -36,6 +36,33 @@ import Testing
     #expect(received == [1])
   }
 
+  /// A value that the closure sends to its own gate, during a call of a value delivered on the
+  /// spot, is delivered after that call returns and before the outer send returns, in the order
+  /// sent: calls never nest. The gate is then idle again, and delivers the next value on the spot.
+  @Test func aSendFromTheClosureDuringADeliveryOnTheSpotIsDeliveredAfterTheCall() {
+    final class Box { var gate: ObserverGate<Int>? }
+    let box = Box()
+    var seen: [String] = []
+    var depth = 0
+    let gate = ObserverGate<Int>(isolation: #isolation) { value in
+      depth += 1
+      defer { depth -= 1 }
+      seen.append("\(value)@\(depth)")
+      if value == 1 {
+        box.gate?.send(2)
+        box.gate?.send(3)
+        seen.append("sent")
+      }
+    }
+    box.gate = gate
+    #expect(gate.send(1))
+    #expect(seen == ["1@1", "sent", "2@1", "3@1"])
+    #expect(gate.send(4))
+    #expect(seen == ["1@1", "sent", "2@1", "3@1", "4@1"])
+    gate.close()
+    box.gate = nil
+  }
+
   /// A closed gate that something still holds (an Observation registration waiting for the next
   /// change, say) keeps no actor alive: the actor that owns the object would otherwise keep it,
   /// and leak with it.

@@ -353,7 +353,9 @@ extension FileTail {
       _ chunk: UnsafeRawBufferPointer, _ splitter: inout LineSplitter, _ batch: inout [String],
       _ endedMidLine: inout Bool, _ events: Events
     ) {
-      guard let text = events.text else {
+      // The closure is called where it is, in `events`, not bound to a name first: a copy of it
+      // would be retained and released at each chunk.
+      guard events.text != nil else {
         return splitter.split(chunk) { print($0, &batch, &endedMidLine) }
       }
       // Runs of complete lines of plain text go out as they are, without a `String` each; the
@@ -374,7 +376,7 @@ extension FileTail {
           }
           handOver(&batch, events)
           if lineCount > 0 {
-            text(run, lineCount)
+            events.text?(run, lineCount)
             events.counted?.value += lineCount
           }
         }, { print($0, &batch, &endedMidLine) })

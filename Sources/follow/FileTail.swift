@@ -57,10 +57,11 @@ struct FollowError: Error, CustomStringConvertible {
     /// `LineSplitter.split(_:plainLines:_:)` finds them, come this way, without a `String` each;
     /// they read as they would through `lines`. The bytes are valid during the call only.
     var text: ((_ bytes: UnsafeRawBufferPointer, _ lineCount: Int) -> Void)? = nil
-    /// The file was modified (a regular file's watch fired).
-    var activity: () -> Void = {}
-    /// The first pass reached the end of what was there.
-    var caughtUp: () -> Void = {}
+    /// The file was modified (a regular file's watch fired): the tail is given, so that the
+    /// owner needs no reference of its own to the tail its callbacks belong to.
+    var activity: (_ tail: FileTail) -> Void = { _ in }
+    /// The first pass of `tail` reached the end of what was there.
+    var caughtUp: (_ tail: FileTail) -> Void = { _ in }
     /// A pipe's writer closed it: nothing more will come.
     var ended: () -> Void = {}
     /// The file was truncated (`rewritten` when it had already grown past the position).
@@ -181,7 +182,7 @@ struct FollowError: Error, CustomStringConvertible {
         [weak self] _ in
         guard let self else { return }
         self.readAppended()
-        self.events.activity()
+        self.events.activity(self)
       }
     } catch {
       throw FollowError(description: "\(error)")
@@ -232,7 +233,7 @@ struct FollowError: Error, CustomStringConvertible {
       case .success(.endOfFile):
         if !caughtUp {
           caughtUp = true
-          events.caughtUp()
+          events.caughtUp(self)
         }
         return
       case .success(.more):
@@ -252,13 +253,15 @@ struct FollowError: Error, CustomStringConvertible {
     }
   }
 
-  /// Reads on in a later turn of the main actor, after the work waiting there.
+  /// Reads on in a later turn of the main actor, after the work waiting there. The turn holds
+  /// the tail until it runs (a stopped tail reads nothing): a weak reference would give the
+  /// tail a side table for good, which makes each later retain and release of it the runtime's
+  /// slow path (about 170 instructions a line).
   private func queueTurn() {
     guard !turnQueued else { return }
     turnQueued = true
-    DispatchQueue.main.async { [weak self] in
+    DispatchQueue.main.async { [self] in
       MainActor.assumeIsolated {
-        guard let self else { return }
         self.turnQueued = false
         self.readAppended()
       }
@@ -288,7 +291,7 @@ struct FollowError: Error, CustomStringConvertible {
       events.ended()
       if !caughtUp {
         caughtUp = true
-        events.caughtUp()
+        events.caughtUp(self)
       }
     case .truncated:
       break
@@ -350,7 +353,9 @@ extension FileTail {
       _ chunk: UnsafeRawBufferPointer, _ splitter: inout LineSplitter, _ batch: inout [String],
       _ endedMidLine: inout Bool, _ events: Events
     ) {
-      guard let text = events.text else {
+      // The closure is called where it is, in `events`, not bound to a name first: a copy of it
+      // would be retained and released at each chunk.
+      guard events.text != nil else {
         return splitter.split(chunk) { print($0, &batch, &endedMidLine) }
       }
       // Runs of complete lines of plain text go out as they are, without a `String` each; the
@@ -371,7 +376,7 @@ extension FileTail {
           }
           handOver(&batch, events)
           if lineCount > 0 {
-            text(run, lineCount)
+            events.text?(run, lineCount)
             events.counted?.value += lineCount
           }
         }, { print($0, &batch, &endedMidLine) })

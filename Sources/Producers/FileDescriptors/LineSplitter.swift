@@ -255,23 +255,28 @@ public struct LineSplitter: Sendable {
     let ones: UInt64 = 0x0101_0101_0101_0101
     let high = ones &* 0x80
     let low = ones &* 0x7F
-    while index + 8 <= bytes.count {
+    // `index` stays at most `bytes.count`, so that adding 8 to it cannot overflow.
+    while index &+ 8 <= bytes.count {
       let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-      if word & high != 0 { break }
-      if ~((word ^ (ones &* 0x0D)) &+ low) & high != 0 { break }
+      // A byte of 0x80 or more, or a CR (tested right only where no byte is 0x80 or more, and
+      // not needed where one is): one test for both.
+      if (word | ~((word ^ (ones &* 0x0D)) &+ low)) & high != 0 { break }
       var newlines = ~((word ^ (ones &* 0x0A)) &+ low) & high
       if newlines == 0 {
-        index += 8
+        index &+= 8
         continue
       }
       if maximum >= 8 {
         // Only the word's first LF can end a line longer than the maximum: a line ended by
         // another began in this word, after the LF before it, and is shorter than 8 bytes.
-        let first = index + newlines.trailingZeroBitCount / 8
-        if first - lineStart > maximum { return (lineStart, lines) }
-        lines += newlines.nonzeroBitCount
-        lineStart = index + (63 - newlines.leadingZeroBitCount) / 8 + 1
-        index += 8
+        let first = index &+ newlines.trailingZeroBitCount / 8
+        if first &- lineStart > maximum { return (lineStart, lines) }
+        // The number of LFs: each is one high bit, of a byte of its own; shifted down to the
+        // byte's low bit, a multiplication by `ones` sums the bytes into the top one (no
+        // software `popcount` on a CPU target without the instruction).
+        lines &+= Int(truncatingIfNeeded: ((newlines >> 7) &* ones) >> 56)
+        lineStart = index &+ (63 &- newlines.leadingZeroBitCount) / 8 &+ 1
+        index &+= 8
         continue
       }
       // Each LF of the word ends a line: check its length.

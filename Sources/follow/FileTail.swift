@@ -57,11 +57,10 @@ struct FollowError: Error, CustomStringConvertible {
     /// `LineSplitter.split(_:plainLines:_:)` finds them, come this way, without a `String` each;
     /// they read as they would through `lines`. The bytes are valid during the call only.
     var text: ((_ bytes: UnsafeRawBufferPointer, _ lineCount: Int) -> Void)? = nil
-    /// The file was modified (a regular file's watch fired): the tail is given, so that the
-    /// owner needs no reference of its own to the tail its callbacks belong to.
-    var activity: (_ tail: FileTail) -> Void = { _ in }
-    /// The first pass of `tail` reached the end of what was there.
-    var caughtUp: (_ tail: FileTail) -> Void = { _ in }
+    /// The file was modified (a regular file's watch fired).
+    var activity: () -> Void = {}
+    /// The first pass reached the end of what was there.
+    var caughtUp: () -> Void = {}
     /// A pipe's writer closed it: nothing more will come.
     var ended: () -> Void = {}
     /// The file was truncated (`rewritten` when it had already grown past the position).
@@ -182,7 +181,7 @@ struct FollowError: Error, CustomStringConvertible {
         [weak self] _ in
         guard let self else { return }
         self.readAppended()
-        self.events.activity(self)
+        self.events.activity()
       }
     } catch {
       throw FollowError(description: "\(error)")
@@ -233,7 +232,7 @@ struct FollowError: Error, CustomStringConvertible {
       case .success(.endOfFile):
         if !caughtUp {
           caughtUp = true
-          events.caughtUp(self)
+          events.caughtUp()
         }
         return
       case .success(.more):
@@ -253,15 +252,13 @@ struct FollowError: Error, CustomStringConvertible {
     }
   }
 
-  /// Reads on in a later turn of the main actor, after the work waiting there. The turn holds
-  /// the tail until it runs (a stopped tail reads nothing): a weak reference would give the
-  /// tail a side table for good, which makes each later retain and release of it the runtime's
-  /// slow path (about 170 instructions a line).
+  /// Reads on in a later turn of the main actor, after the work waiting there.
   private func queueTurn() {
     guard !turnQueued else { return }
     turnQueued = true
-    DispatchQueue.main.async { [self] in
+    DispatchQueue.main.async { [weak self] in
       MainActor.assumeIsolated {
+        guard let self else { return }
         self.turnQueued = false
         self.readAppended()
       }
@@ -291,7 +288,7 @@ struct FollowError: Error, CustomStringConvertible {
       events.ended()
       if !caughtUp {
         caughtUp = true
-        events.caughtUp(self)
+        events.caughtUp()
       }
     case .truncated:
       break

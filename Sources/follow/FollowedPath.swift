@@ -353,17 +353,19 @@ import Producers
       (checkpoint, midLine) = Self.check(entry, of: fd, named: file, identity: identity)
     }
     lseek(fd, off_t(checkpoint.offset), SEEK_SET)
+    let box = FileTailBox()
     let tail = FileTail(
       descriptor: fd, identity: identity, isRegular: info.isRegular, at: checkpoint,
       midLine: midLine,
       events: FileTail.Events(
         lines: print,
         text: printText,
-        activity: { [unowned self] tail in
+        activity: { [unowned self] in
+          guard let tail = box.value else { return }
           self.retiring.first { $0.tail === tail }?.lastActivity = .now
         },
-        caughtUp: { [unowned self] tail in
-          guard tail === self.starting else { return }
+        caughtUp: { [unowned self] in
+          guard let tail = box.value, tail === self.starting else { return }
           self.starting = nil
           self.startNext()
         },
@@ -375,6 +377,7 @@ import Producers
         },
         failed: { [path] error in Output.note("\(path): \(error)") },
         counted: printed))
+    box.value = tail
     return tail
   }
 
@@ -661,4 +664,9 @@ import Producers
     }
     return 0
   }
+}
+
+/// Lets a tail's callbacks refer to the tail they belong to, which is made after them.
+private final class FileTailBox {
+  weak var value: FileTail?
 }

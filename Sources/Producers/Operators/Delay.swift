@@ -11,7 +11,7 @@ extension ValueObservable {
   ///
   /// - Order: values are delivered in the order they arrived, each no earlier than `interval`
   ///   after its arrival on `clock`. A zero `interval` still delivers after the upstream's send
-  ///   returns, on the next turn of the actor.
+  ///   returns, on a later turn of the actor; so does a value sent while one is being delivered.
   /// - Without completion: a stream never ends, so nothing waits for an end. The values still
   ///   waiting when the subscription ends are dropped, and their wait cancelled.
   /// - Threading: the stream belongs to the caller's actor (`isolation`, which the compiler
@@ -45,7 +45,11 @@ extension ValueObservable {
     return ValueObservable { observer in
       let state = DelayState<T, _>(instantsLike: clock.now)
       let alarm = makeAlarm(clock: clock, isolation: isolation) { _ in
-        while let due = state.values.first?.due {
+        // Only the values that waited when this turn began: one sent during a delivery waits
+        // for a later turn, as the first did (a loop fed back through a zero delay lets the
+        // actor's other work run between its values).
+        var waited = state.values.count
+        while waited > 0, let due = state.values.first?.due {
           let remaining = clock.now.duration(to: due)
           guard remaining <= .zero else {
             state.alarm?.arm(after: remaining, repeating: nil)
@@ -53,9 +57,14 @@ extension ValueObservable {
           }
           // A subscriber that unsubscribes stops the values after its own.
           guard state.alarm?.isCancelled == false else { return }
+          waited -= 1
           if let value = state.values.popFirst()?.value { observer.next(value) }
         }
-        state.waiting = false
+        guard let due = state.values.first?.due, state.alarm?.isCancelled == false else {
+          state.waiting = false
+          return
+        }
+        state.alarm?.arm(after: max(.zero, clock.now.duration(to: due)), repeating: nil)
       }
       state.alarm = alarm
       let upstream = self.subscribe { value in

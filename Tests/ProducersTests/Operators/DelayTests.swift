@@ -62,6 +62,28 @@ import Testing
     subscription.unsubscribe()
   }
 
+  /// A value sent from inside the delivery of a zero-delayed one waits for a later turn of the
+  /// actor, as the first one did, so a loop fed back through `delay(for: .zero)` lets the
+  /// actor's other work run between its values. (Before, the delivery went on with the values
+  /// that arrived during it, in the same turn: such a loop held the actor for good.)
+  @Test func aValueSentDuringAZeroDelayedDeliveryWaitsForALaterTurn() async throws {
+    let source = Emitter<Int>()
+    var log: [String] = []
+    let subscription = source.delay(for: .zero).subscribe { value in
+      log.append("\(value)")
+      guard value < 2 else { return }
+      source.send(value + 1)
+      Task { @MainActor in log.append("turn after \(value)") }
+    }
+    source.send(0)
+    let deadline = ContinuousClock.now + .seconds(10)
+    while log.count < 5 && ContinuousClock.now < deadline {
+      try await Task.sleep(for: .milliseconds(1))
+    }
+    #expect(log == ["0", "turn after 0", "1", "turn after 1", "2"])
+    subscription.unsubscribe()
+  }
+
   @Test func unsubscribingDropsTheWaitingValuesAndCancelsTheirWait() async throws {
     let clock = ManualClock()
     let source = Emitter<Int>()

@@ -177,9 +177,10 @@ struct FollowError: Error, CustomStringConvertible {
     guard isRegular, !stopped, watching == nil else { return }
     do {
       // The descriptor is open: the tail closes it only in `stop`, after ending this watch.
+      // `unowned`, as the pipe's subscription above: `stop()` ends the watch, and a weak
+      // reference would give the tail a side table (see `FileTailBox`).
       watching = try FileWatch.changes(of: fd).stream().filter { $0 == .modified }.subscribe {
-        [weak self] _ in
-        guard let self else { return }
+        [unowned self] _ in
         self.readAppended()
         self.events.activity()
       }
@@ -252,13 +253,14 @@ struct FollowError: Error, CustomStringConvertible {
     }
   }
 
-  /// Reads on in a later turn of the main actor, after the work waiting there.
+  /// Reads on in a later turn of the main actor, after the work waiting there. The turn holds
+  /// the tail until it runs (a stopped tail reads nothing), with no weak reference (see
+  /// `FileTailBox`).
   private func queueTurn() {
     guard !turnQueued else { return }
     turnQueued = true
-    DispatchQueue.main.async { [weak self] in
+    DispatchQueue.main.async { [self] in
       MainActor.assumeIsolated {
-        guard let self else { return }
         self.turnQueued = false
         self.readAppended()
       }

@@ -65,10 +65,11 @@ public final class Recorder<Value>: @unchecked Sendable {
 /// only keeps a test that would wait forever from hanging, and a loaded machine under a
 /// sanitizer meets it.
 public func eventually(
-  seconds: Double = 60, isolation: isolated (any Actor)? = #isolation, _ condition: () -> Bool
+  seconds: Double = 60, isolation: isolated (any Actor)? = #isolation,
+  _ condition: () async -> Bool
 ) async -> Bool {
   let deadline = ContinuousClock.now + .seconds(seconds)
-  while !condition() {
+  while await !condition() {
     if ContinuousClock.now > deadline { return false }
     try? await Task.sleep(for: .milliseconds(1))
   }

@@ -76,10 +76,7 @@ import Testing
       Task { @MainActor in log.append("turn after \(value)") }
     }
     source.send(0)
-    let deadline = ContinuousClock.now + .seconds(10)
-    while log.count < 5 && ContinuousClock.now < deadline {
-      try await Task.sleep(for: .milliseconds(1))
-    }
+    _ = await eventually { log.count >= 5 }
     #expect(log == ["0", "turn after 0", "1", "turn after 1", "2"])
     subscription.unsubscribe()
   }

@@ -25,6 +25,10 @@ import Dispatch
 /// - Threading: the main actor's work and the producers' reads share one thread: a main-actor
 ///   job that runs long delays the reads, and a read delays the main actor, as in any run loop.
 ///   `.sendingThread` subscribers of the producers run on the main thread.
+/// - Signals: the main thread takes the process's signals while it waits, as in
+///   `dispatchMain()`'s `sigsuspend`. If it blocks some when the loop begins (as a child of a
+///   Dispatch thread does), each wait unblocks all of them while it lasts (`epoll_pwait`); its
+///   mask is left as it was otherwise, and read only then.
 /// - Lifetime: never returns. The poller's own thread ends when the main thread takes its waits
 ///   over; what it was waiting for is waited for on the main thread from then on.
 /// - Platforms: Linux. On Apple platforms it calls `dispatchMain()`, and events are read on the

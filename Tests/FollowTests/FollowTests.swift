@@ -367,6 +367,39 @@ import Testing
     #expect(follow.lines == ["still here"])
   }
 
+  #if os(Linux)
+    /// `follow` takes its signals whatever mask it started with: none blocked (as a shell
+    /// started from a terminal starts it: its main loop waits with `epoll_wait`), or all of
+    /// them (as a child of a Dispatch thread starts, such as this test's: the loop unblocks
+    /// them as it waits, with `epoll_pwait`). Each launcher's effect was seen with `strace`
+    /// when this test was written. (The empty mask needs Perl, as Debian's perl-base has it.)
+    @Test(
+      arguments: FileManager.default.isExecutableFile(atPath: "/usr/bin/perl")
+        ? [false, true] : [true])
+    func stopsAtTermWhateverSignalsItStartedWithBlocked(blocked: Bool) throws {
+      let scratch = Scratch()
+      defer { scratch.remove() }
+      let log = scratch.file("app.log")
+      append("start", to: log)
+      let unblocking = "use POSIX; sigprocmask(SIG_SETMASK, POSIX::SigSet->new); exec @ARGV"
+      let launcher =
+        blocked
+        ? ["/usr/bin/env", "--block-signal"] : ["/usr/bin/perl", "-e", unblocking]
+      let follow = try FollowProcess(["app.log"], in: scratch.path, launcher: launcher)
+      #expect(follow.waitForNote("following app.log"))
+      append("one", to: log)
+      #expect(follow.waitForLines(1))
+      follow.send(SIGHUP)
+      #expect(follow.waitForNote("SIGHUP: reopening"))
+      append("two", to: log)
+      #expect(follow.waitForLines(2))
+      follow.send(SIGTERM)
+      #expect(follow.exitStatus() == 0)
+      #expect(follow.lines == ["one", "two"])
+      #expect(follow.errors.contains("stopped by SIGTERM: 2 lines from app.log"))
+    }
+  #endif
+
   /// A chunk of plain lines goes out as its bytes, and a chunk with a CR, text beyond ASCII or
   /// an unfinished line is split as the lines stream splits it: labelled alike, in order.
   @Test func plainChunksAndOtherChunksOfSeveralFilesComeOutAsTheLinesStreamReadsThem() throws {

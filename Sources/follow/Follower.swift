@@ -65,8 +65,11 @@ import Producers
   }
 
   /// Starts following every path; throws the first one that cannot be followed, having
-  /// released the others.
+  /// released the others, or a state path where no state file can be (``StateFile/refusal(of:)``).
   func start() throws {
+    if let statePath = options.statePath, let refusal = StateFile.refusal(of: statePath) {
+      throw refusal
+    }
     Output.watchForAClosedOutput()
     let resumed = loadState()
     for path in options.paths {

@@ -85,8 +85,8 @@ struct Options: Equatable {
 
     exit status: 0 when stopped by a signal, at the end of standard input when it was the only
     FILE, or at the end of the demo; 1 when the state file could not be written at exit, the
-    output is closed, or the demo lost or doubled a line; 2 on bad usage or a FILE that exists
-    but cannot be opened.
+    output is closed, or the demo lost or doubled a line; 2 on bad usage, a FILE that exists
+    but cannot be opened, or a --state FILE that is a directory, a pipe or a device.
     """
 
   /// What `follow` prints for a usage mistake: the mistake and where to look, not the whole

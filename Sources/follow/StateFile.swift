@@ -71,6 +71,27 @@ struct StateFile: Codable, Equatable {
     var description: String
   }
 
+  /// Why `path` cannot hold a state file at all: something other than a regular file is there
+  /// (a directory, a device, a pipe, a socket), which `follow` must neither read (a pipe or a
+  /// device could hold it up for good), nor move aside as an unusable state, nor replace with
+  /// one (`/dev/null`, as root). Nil when a regular file or nothing is there (symbolic links
+  /// followed).
+  static func refusal(of path: String) -> Problem? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    let kind: String
+    switch info.st_mode & S_IFMT {
+    case S_IFREG: return nil
+    case S_IFDIR: kind = "a directory"
+    case S_IFIFO: kind = "a pipe"
+    case S_IFCHR, S_IFBLK: kind = "a device"
+    case S_IFSOCK: kind = "a socket"
+    default: kind = "no regular file"
+    }
+    return Problem(
+      description: "state file \(path) is \(kind), not a file: give --state a file's path")
+  }
+
   /// Reads the state at `path`: nil when there is no file there yet, a ``Problem`` when it
   /// cannot be used.
   static func load(from path: String) -> Result<StateFile?, Problem> {

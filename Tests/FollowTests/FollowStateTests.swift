@@ -129,6 +129,31 @@ import Testing
     #expect(follow.lines == ["new"])
   }
 
+  /// A `--state` path where something other than a regular file is (a directory, a pipe) is
+  /// refused at the start, exit status 2: it is neither read (a pipe would hold `follow` up for
+  /// good), nor moved aside as an unusable state file, nor replaced by one. (Before, a directory
+  /// was renamed to `.unusable`; `/dev/null` would have been, as root.)
+  @Test(arguments: ["a directory", "a pipe"])
+  func aStatePathThatIsNoFileIsRefusedAndLeftAsItIs(kind: String) throws {
+    let scratch = Scratch()
+    defer { scratch.remove() }
+    let state = scratch.file("state")
+    if kind == "a directory" {
+      #expect(mkdir(state, 0o755) == 0)
+    } else {
+      #expect(mkfifo(state, 0o644) == 0)
+    }
+    append("old", to: scratch.file("app.log"))
+    let follow = try FollowProcess(["--state", "state", "app.log"], in: scratch.path)
+    #expect(follow.exitStatus(seconds: 10) == 2)
+    #expect(follow.errors.contains("state file state is \(kind), not a file"))
+    #expect(!FileManager.default.fileExists(atPath: state + ".unusable"))
+    var info = stat()
+    #expect(stat(state, &info) == 0)
+    #expect(info.st_mode & S_IFMT == (kind == "a directory" ? S_IFDIR : S_IFIFO))
+    #expect(follow.lines == [])
+  }
+
   @Test(arguments: [
     ("not json at all", "is not a follow state file"),
     ("{\"format\": \"follow state 1\", \"machine\": \"x\"}", "is not a follow state file"),

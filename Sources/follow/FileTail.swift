@@ -59,7 +59,7 @@ struct FollowError: Error, CustomStringConvertible {
     var text: ((_ bytes: UnsafeRawBufferPointer, _ lineCount: Int) -> Void)? = nil
     /// The file was modified (a regular file's watch fired).
     var activity: () -> Void = {}
-    /// The first pass reached the end of what was there.
+    /// The first pass reached the end of what was there (a pipe: once its stream started).
     var caughtUp: () -> Void = {}
     /// A pipe's writer closed it: nothing more will come.
     var ended: () -> Void = {}
@@ -154,6 +154,9 @@ struct FollowError: Error, CustomStringConvertible {
             self.finishChunk()
           },
           status: { [unowned self] status in self.pipeStatus(status) })
+        // All that comes through a pipe is new: it has no present end to catch up with (a
+        // named pipe held open for writing too never ends).
+        reportCaughtUp()
       } catch {
         ownsDescriptor = false
         close(fd)
@@ -231,11 +234,7 @@ struct FollowError: Error, CustomStringConvertible {
       finishChunk()
       switch outcome {
       case .success(.endOfFile):
-        if !caughtUp {
-          caughtUp = true
-          events.caughtUp()
-        }
-        return
+        return reportCaughtUp()
       case .success(.more):
         return queueTurn()
       case .success(.truncated(let rewritten)):
@@ -251,6 +250,13 @@ struct FollowError: Error, CustomStringConvertible {
         return events.failed(.readFailed(fd, errno))
       }
     }
+  }
+
+  /// Says once that the tail has received what its file held when it started.
+  private func reportCaughtUp() {
+    guard !caughtUp else { return }
+    caughtUp = true
+    events.caughtUp()
   }
 
   /// Reads on in a later turn of the main actor, after the work waiting there. The turn holds
@@ -288,10 +294,7 @@ struct FollowError: Error, CustomStringConvertible {
     case .endOfFile:
       printUnfinishedLine()
       events.ended()
-      if !caughtUp {
-        caughtUp = true
-        events.caughtUp()
-      }
+      reportCaughtUp()
     case .truncated:
       break
     case .failed(let error):

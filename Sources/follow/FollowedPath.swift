@@ -169,7 +169,7 @@ import Producers
 
     /// Opens the file at `path`; nil when there is none to open any more.
     init?(_ path: String) {
-      let fd = open(path, O_RDONLY | O_CLOEXEC)
+      let fd = FollowedPath.openForReading(path)
       guard fd >= 0 else { return nil }
       guard let identity = try? FileIdentity(descriptor: fd) else {
         close(fd)
@@ -327,7 +327,7 @@ import Producers
   private func openTail(
     _ file: String, at position: Position, duplicating descriptor: Int32? = nil
   ) throws(FollowError) -> FileTail {
-    let fd = descriptor.map { fcntl($0, F_DUPFD_CLOEXEC, 0) } ?? open(file, O_RDONLY | O_CLOEXEC)
+    let fd = descriptor.map { fcntl($0, F_DUPFD_CLOEXEC, 0) } ?? Self.openForReading(file)
     guard fd >= 0 else {
       throw FollowError(description: "cannot open \(file): \(String(cString: strerror(errno)))")
     }
@@ -598,6 +598,35 @@ import Producers
   // MARK: - Files
 
   /// `path`, absolute and without `.` or `..` components.
+  /// Opens `path` to read it, waiting for nothing; the descriptor, or -1 with `errno` set.
+  ///
+  /// A named pipe is opened for reading and writing (Linux opens a pipe so at once, with no
+  /// writer), so it never reads as ended between two writers: the next writer's lines come
+  /// after the last one's, as `tail -F` prints them, and a writer always finds a reader. (Read
+  /// only, the open waited for a writer, holding up the main thread, and the first writer's
+  /// close ended the pipe's stream.) Anything else is opened read only, reads blocking, as a
+  /// plain `open` gives.
+  nonisolated static func openForReading(_ path: String) -> Int32 {
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    guard fd >= 0 else { return fd }
+    var info = stat()
+    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFIFO else {
+      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+      return fd
+    }
+    // The same pipe, for both (the path may name another file by now: then this one is read).
+    let both = open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK)
+    var bothInfo = stat()
+    guard both >= 0, fstat(both, &bothInfo) == 0, bothInfo.st_dev == info.st_dev,
+      bothInfo.st_ino == info.st_ino
+    else {
+      if both >= 0 { close(both) }
+      return fd
+    }
+    close(fd)
+    return both
+  }
+
   static func absolute(_ path: String) -> String {
     URL(fileURLWithPath: path).standardizedFileURL.path
   }

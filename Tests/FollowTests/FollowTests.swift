@@ -400,6 +400,39 @@ import Testing
     }
   #endif
 
+  #if os(Linux)
+    /// A named pipe at the path is read across its writers, as `tail -F` reads it: a writer
+    /// that closes it does not end it, and the next writer's lines are printed too. Opening it
+    /// waits for no writer, so `follow` says at once that it follows it, and the main thread
+    /// is never held in `open`; it stops at once, with no end to read to. (Before, the open
+    /// waited for a writer, the first writer's close ended the pipe's stream and closed it, the
+    /// next writer found no reader, and a stop waited for the pipe's end until its limit.)
+    @Test func aNamedPipeIsReadAcrossItsWriters() throws {
+      let scratch = Scratch()
+      defer { scratch.remove() }
+      let pipe = scratch.file("pipe")
+      #expect(mkfifo(pipe, 0o644) == 0)
+      let follow = try FollowProcess(["pipe"], in: scratch.path)
+      #expect(follow.waitForNote("following pipe", seconds: 10))
+      for (count, line) in ["first", "second"].enumerated() {
+        // A writer that does not wait: with no reader, the open fails (ENXIO).
+        let fd = open(pipe, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        #expect(fd >= 0, "no reader has the pipe open for the writer of '\(line)'")
+        guard fd >= 0 else { break }
+        let bytes = Array("\(line)\n".utf8)
+        #expect(write(fd, bytes, bytes.count) == bytes.count)
+        close(fd)
+        #expect(follow.waitForLines(count + 1, seconds: 10))
+      }
+      follow.send(SIGTERM)
+      #expect(follow.exitStatus() == 0)
+      #expect(follow.lines == ["first", "second"])
+      #expect(follow.errors.contains("stopped by SIGTERM: 2 lines from pipe"))
+      // A pipe has no end to read to before stopping: the stop does not wait for one.
+      #expect(!follow.errors.contains("not every file was read to its end"))
+    }
+  #endif
+
   /// A chunk of plain lines goes out as its bytes, and a chunk with a CR, text beyond ASCII or
   /// an unfinished line is split as the lines stream splits it: labelled alike, in order.
   @Test func plainChunksAndOtherChunksOfSeveralFilesComeOutAsTheLinesStreamReadsThem() throws {

@@ -604,14 +604,15 @@ import Producers
   /// writer), so it never reads as ended between two writers: the next writer's lines come
   /// after the last one's, as `tail -F` prints them, and a writer always finds a reader. (Read
   /// only, the open waited for a writer, holding up the main thread, and the first writer's
-  /// close ended the pipe's stream.) Anything else is opened read only, reads blocking, as a
-  /// plain `open` gives.
+  /// close ended the pipe's stream.) Anything else is opened read only, its reads waiting as a
+  /// plain `open` makes them.
   nonisolated static func openForReading(_ path: String) -> Int32 {
     let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard fd >= 0 else { return fd }
     var info = stat()
     guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFIFO else {
-      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+      // Reads of a regular file never wait either way; a device's or a terminal's would not.
+      if !info.isRegular { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) }
       return fd
     }
     // The same pipe, for both (the path may name another file by now: then this one is read).

@@ -610,7 +610,7 @@ import Producers
     let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard fd >= 0 else { return fd }
     var info = stat()
-    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFIFO else {
+    guard fstat(fd, &info) == 0, info.isPipe else {
       // Reads of a regular file never wait either way; a device's or a terminal's would not.
       if !info.isRegular { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) }
       return fd

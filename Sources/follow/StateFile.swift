@@ -78,10 +78,9 @@ struct StateFile: Codable, Equatable {
   /// followed).
   static func refusal(of path: String) -> Problem? {
     var info = stat()
-    guard stat(path, &info) == 0 else { return nil }
+    guard stat(path, &info) == 0, !info.isRegular else { return nil }
     let kind: String
     switch info.st_mode & S_IFMT {
-    case S_IFREG: return nil
     case S_IFDIR: kind = "a directory"
     case S_IFIFO: kind = "a pipe"
     case S_IFCHR, S_IFBLK: kind = "a device"

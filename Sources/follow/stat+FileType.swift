@@ -9,4 +9,6 @@ extension stat {
   var isDirectory: Bool { (st_mode & S_IFMT) == S_IFDIR }
   /// Whether this describes a regular file.
   var isRegular: Bool { (st_mode & S_IFMT) == S_IFREG }
+  /// Whether this describes a pipe (a named one, at a path).
+  var isPipe: Bool { (st_mode & S_IFMT) == S_IFIFO }
 }

@@ -148,8 +148,14 @@ import Producers
   private func watchPath(ifMissing: FileWatch.IfMissing = .throwNotFound) throws(FileWatchError) {
     let watch = try FileWatch.changes(at: path, ifMissing: ifMissing).subscribe {
       [unowned self] change in
-      let opens = change == .created || change == .replaced
-      self.pathChanged(change, opened: opens ? OpenedFile(self.path) : nil)
+      let opened: OpenedFile? =
+        switch change {
+        case .created, .replaced: OpenedFile(self.path)
+        // Where a file that left the path went: one this run never read is read there.
+        case .renamed(let destination?): OpenedFile(destination)
+        default: nil
+        }
+      self.pathChanged(change, opened: opened)
     }
     stopWatchingPath()
     watching = watch
@@ -466,12 +472,24 @@ import Producers
   ///
   /// A file that appeared, opened when its creation was read (`opened`), is followed even when
   /// it has left the path since (its rename comes next, and retires it): unless it is a file
-  /// being read already.
+  /// being read already. So is one that left before its creation was read, which the watch
+  /// reports by its rename alone: `opened` where the rename put it, it is read whole, as a
+  /// file rotated away, after those rotated away before it.
   private func pathChanged(_ change: FileChange, opened: OpenedFile? = nil) {
     switch change {
     case .renamed, .deleted:
       guard !currentIsAtPath else { return }
-      retireCurrent(because: "\(change)")
+      // A file that lived at the path between two reads of its events (its creation was not
+      // reported: it had left already) is read whole where it went, as a file rotated away.
+      let unread = opened.flatMap { opened in
+        openTails.contains { $0.identity.matches(opened.identity) } ? nil : opened
+      }
+      let reason = change == .deleted ? "deleted" : "renamed"
+      retireCurrent(because: reason)
+      if let unread {
+        openNew(unread)
+        retireCurrent(because: reason)
+      }
       retryLater()
     case .replaced, .created:
       if let opened, !openTails.contains(where: { $0.identity.matches(opened.identity) }) {

@@ -82,6 +82,30 @@ import Testing
     #expect(follow.lines == ["first", "third 1", "third 2", "third 3"])
   }
 
+  /// Files that came and went at the path while `follow` was held (SIGSTOP), each renamed away
+  /// before `follow` took in its creation (issue 49): each is read where its rename put it,
+  /// after the file rotated away before it and before the file at the path, so every line is
+  /// printed once and in order. Before, only the first and the last file were read: the watch
+  /// reported the first creation it took in as the file at the path by then.
+  @Test func filesRenamedAwayBeforeFollowTookInTheirCreationAreReadWhereTheyWent() throws {
+    let (scratch, log, follow) = try followingAnEmptyLog(rotateWait: "500ms")
+    defer { scratch.remove() }
+    append("first", to: log)
+    #expect(follow.waitForLines(1))
+    follow.send(SIGSTOP)
+    for (index, line) in ["second", "third", "fourth"].enumerated() {
+      rename(log, log + ".\(index + 1)")
+      append(line, to: log)
+    }
+    follow.send(SIGCONT)
+    #expect(follow.waitForLines(4))
+    append("fourth 2", to: log)
+    #expect(follow.waitForLines(5))
+    follow.send(SIGTERM)
+    #expect(follow.exitStatus() == 0)
+    #expect(follow.lines == ["first", "second", "third", "fourth", "fourth 2"])
+  }
+
   /// More changes than the system queues for a process (inotify's `max_queued_events`, 16,384
   /// by default) while `follow` is held (SIGSTOP): the system drops the rest and says so. The
   /// rotation among the dropped changes is still seen: each watch looks at its path again.

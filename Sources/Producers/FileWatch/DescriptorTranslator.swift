@@ -49,7 +49,7 @@
           send(.attributes)
           if linkCount() == 0 { markDeleted() }
         }
-        if event.mask & UInt32(IN_MOVE_SELF) != 0 { send(.renamed) }
+        if event.mask & UInt32(IN_MOVE_SELF) != 0 { send(.renamed(to: nil)) }
         if event.mask & UInt32(IN_DELETE_SELF) != 0 { markDeleted() }
       }
     }

@@ -40,11 +40,16 @@ import Multicast
 public enum FileWatch {
   /// The changes at `path`: to the file there (``FileChange/modified``,
   /// ``FileChange/attributes``) and to the name itself (``FileChange/created``,
-  /// ``FileChange/deleted``, ``FileChange/renamed``, ``FileChange/replaced``).
+  /// ``FileChange/deleted``, ``FileChange/renamed(to:)``, ``FileChange/replaced``).
   ///
   /// The path is watched, not just the file: after the file is deleted or renamed the watch
   /// waits for the path to appear again, and after a new file appears there (created or moved
   /// over it) it watches that one. Symbolic links are followed when the producer is made.
+  ///
+  /// On Linux, a rename within the directory names the file's new path, and a file that
+  /// arrived and left again before the watch read either event is reported by its departure
+  /// alone, with where it went: it is not the file at the path any more (see
+  /// ``FileChange/renamed(to:)``).
   ///
   /// On Linux this holds when the file's directory goes too: removed, or renamed away, and made
   /// again later. While no file is at the path, the watch checks four times a second that the
@@ -78,8 +83,8 @@ public enum FileWatch {
   }
 
   /// The changes to the file open as `fd`, wherever it is moved and even after it was deleted:
-  /// ``FileChange/modified``, ``FileChange/attributes``, ``FileChange/renamed`` and
-  /// ``FileChange/deleted``.
+  /// ``FileChange/modified``, ``FileChange/attributes``, ``FileChange/renamed(to:)`` (with no
+  /// path: an open file has none to report) and ``FileChange/deleted``.
   ///
   /// The descriptor is only watched, never closed or read; keep it open while subscribed.
   ///

@@ -98,7 +98,7 @@
       if !events.isDisjoint(with: [.write, .extend]) { changes.send(.modified) }
       if !events.isDisjoint(with: [.attrib, .link]) { changes.send(.attributes) }
       if events.contains(.rename) {
-        changes.send(.renamed)
+        changes.send(.renamed(to: nil))
         if !path.isEmpty { unwatchFile() }
       }
       if events.contains(.delete) {

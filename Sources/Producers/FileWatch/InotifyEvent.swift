@@ -13,6 +13,9 @@
   struct InotifyEvent: Sendable {
     var watch: Int32
     var mask: UInt32
+    /// What ties the two halves of a rename together: its `IN_MOVED_FROM` and `IN_MOVED_TO`
+    /// have the same (0 for any other event).
+    var cookie: UInt32
     var name: String
   }
 
@@ -72,14 +75,17 @@
         guard offset + InotifyEvents.headerSize <= raw.count else { return nil }
         let watch = raw.loadUnaligned(fromByteOffset: offset, as: Int32.self)
         let mask = raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
+        let cookie = raw.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self)
         let length = InotifyEvents.nameLength(in: raw, at: offset)
         let start = offset + InotifyEvents.headerSize
         offset = start + length
         // No name (an event of the watched file itself, the usual one): no decoding.
-        guard length > 0 else { return InotifyEvent(watch: watch, mask: mask, name: "") }
+        guard length > 0 else {
+          return InotifyEvent(watch: watch, mask: mask, cookie: cookie, name: "")
+        }
         let nameBytes = raw[start..<Swift.min(raw.count, start + length)]
         let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
-        return InotifyEvent(watch: watch, mask: mask, name: name)
+        return InotifyEvent(watch: watch, mask: mask, cookie: cookie, name: name)
       }
     }
   }

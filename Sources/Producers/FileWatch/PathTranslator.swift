@@ -108,8 +108,17 @@
       }
     }
 
+    /// Translates one read's events, in order.
+    ///
+    /// The events of a read all happened before it, so a file that arrived at the path and
+    /// left it again within them is not the one there now (a loaded reader takes in a file
+    /// made and renamed away within a millisecond this way): it is reported by its departure
+    /// alone, whose `.renamed(to:)` names where it went when that is in the same directory, so
+    /// it can still be opened there. The file at the path, if any, is reported by its own
+    /// arrival, the last one of the read.
     func receive(_ events: InotifyEvents) {
-      for event in events {
+      var rest = events.makeIterator()
+      while let event = rest.next() {
         let (fileWatch, directoryWatch) = descriptors.read()
         if event.watch == directoryWatch {
           if event.mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 {
@@ -117,15 +126,15 @@
             continue
           }
           guard event.name == name else { continue }
-          if event.mask & UInt32(IN_CREATE) != 0 {
-            if watchFile() != .same { send(.created) }
-          } else if event.mask & UInt32(IN_MOVED_TO) != 0 {
-            if watchFile() != .same { send(fileWatch >= 0 ? .replaced : .created) }
+          if event.mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
+            guard !Self.leaves(name, in: directoryWatch, after: rest) else { continue }
+            let replaces = event.mask & UInt32(IN_MOVED_TO) != 0 && fileWatch >= 0
+            if watchFile() != .same { send(replaces ? .replaced : .created) }
           } else if event.mask & UInt32(IN_DELETE) != 0 {
             send(.deleted)
             unwatchFile()
           } else if event.mask & UInt32(IN_MOVED_FROM) != 0 {
-            send(.renamed)
+            send(.renamed(to: destination(of: event.cookie, in: directoryWatch, after: rest)))
             unwatchFile()
           }
         } else if event.watch == fileWatch {
@@ -134,6 +143,45 @@
           if event.mask & UInt32(IN_IGNORED) != 0 { unwatchFile() }
         }
       }
+    }
+
+    /// Whether `name` leaves the directory (deleted, or renamed away) in the events after
+    /// `rest`'s position.
+    private static func leaves(
+      _ name: String, in directoryWatch: Int32, after rest: InotifyEvents.Iterator
+    ) -> Bool {
+      var later = rest
+      while let event = later.next() {
+        if event.watch == directoryWatch, event.mask & UInt32(IN_DELETE | IN_MOVED_FROM) != 0,
+          event.name == name
+        {
+          return true
+        }
+      }
+      return false
+    }
+
+    /// The path that the rename with `cookie` gave the file, when its other half is among the
+    /// events after `rest`'s position: a new name in the same directory. Nil when it was moved
+    /// to another directory, or its other half is not read yet.
+    private func destination(
+      of cookie: UInt32, in directoryWatch: Int32, after rest: InotifyEvents.Iterator
+    ) -> String? {
+      var later = rest
+      while let event = later.next() {
+        guard event.watch == directoryWatch, event.mask & UInt32(IN_MOVED_TO) != 0,
+          event.cookie == cookie
+        else { continue }
+        return sibling(named: event.name)
+      }
+      return nil
+    }
+
+    /// The path of the file named `other` in the watched path's directory, written as the
+    /// watched path is (relative when it is).
+    private func sibling(named other: String) -> String {
+      guard path.contains("/") else { return other }
+      return directory.hasSuffix("/") ? directory + other : directory + "/" + other
     }
 
     /// Watches the file at the path now and reports what became of the one watched: the same
@@ -172,7 +220,7 @@
         return (watches.file >= 0, watches.directory)
       }
       if directory >= 0 { inotify.remove(directory, for: self) }
-      if watchesFile { send(renamed ? .renamed : .deleted) }
+      if watchesFile { send(renamed ? .renamed(to: nil) : .deleted) }
       unwatchFile()
     }
 

@@ -118,6 +118,10 @@
     /// arrival, the last one of the read.
     func receive(_ events: InotifyEvents) {
       var rest = events.makeIterator()
+      // Where the name last leaves the directory in this read, looked for at its first
+      // arrival: an arrival before it is of a file that is gone again.
+      var lookedForDeparture = false
+      var lastDeparture: Int?
       while let event = rest.next() {
         let (fileWatch, directoryWatch) = descriptors.read()
         if event.watch == directoryWatch {
@@ -127,7 +131,11 @@
           }
           guard event.name == name else { continue }
           if event.mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
-            guard !Self.leaves(name, in: directoryWatch, after: rest) else { continue }
+            if !lookedForDeparture {
+              lookedForDeparture = true
+              lastDeparture = Self.lastDeparture(of: name, in: directoryWatch, after: rest)
+            }
+            if let lastDeparture, rest.offset <= lastDeparture { continue }
             let replaces = event.mask & UInt32(IN_MOVED_TO) != 0 && fileWatch >= 0
             if watchFile() != .same { send(replaces ? .replaced : .created) }
           } else if event.mask & UInt32(IN_DELETE) != 0 {
@@ -145,20 +153,23 @@
       }
     }
 
-    /// Whether `name` leaves the directory (deleted, or renamed away) in the events after
-    /// `rest`'s position.
-    private static func leaves(
-      _ name: String, in directoryWatch: Int32, after rest: InotifyEvents.Iterator
-    ) -> Bool {
+    /// Where in the read the last event that takes `name` out of the directory (its deletion,
+    /// or its rename away) begins, among the events after `rest`'s position; nil for none.
+    private static func lastDeparture(
+      of name: String, in directoryWatch: Int32, after rest: InotifyEvents.Iterator
+    ) -> Int? {
       var later = rest
+      var found: Int?
+      var start = later.offset
       while let event = later.next() {
         if event.watch == directoryWatch, event.mask & UInt32(IN_DELETE | IN_MOVED_FROM) != 0,
           event.name == name
         {
-          return true
+          found = start
         }
+        start = later.offset
       }
-      return false
+      return found
     }
 
     /// The path that the rename with `cookie` gave the file, when its other half is among the

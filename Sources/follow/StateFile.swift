@@ -130,28 +130,35 @@ struct StateFile: Codable, Equatable {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     let temporary = path + ".tmp-\(getpid())"
+    // What was being done, for the message: the temporary file is named when it is the one
+    // that failed (a state file in /proc, or in a directory that cannot be written).
+    var step = "cannot encode it"
+    let failure = { POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     do {
       let data = try encoder.encode(self)
+      step = "cannot create \(temporary) beside it"
       let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-      guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+      guard fd >= 0 else { throw failure() }
       defer { close(fd) }
+      step = "cannot write \(temporary)"
       try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
         var rest = bytes
         while !rest.isEmpty {
           let written = write(fd, rest.baseAddress, rest.count)
           if written < 0 && errno == EINTR { continue }
-          guard written > 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+          guard written > 0 else { throw failure() }
           rest = UnsafeRawBufferPointer(rebasing: rest[written...])
         }
       }
-      guard fsync(fd) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-      guard rename(temporary, path) == 0 else {
-        throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-      }
+      step = "cannot flush \(temporary) to disk"
+      guard fsync(fd) == 0 else { throw failure() }
+      step = "cannot rename \(temporary) over it"
+      guard rename(temporary, path) == 0 else { throw failure() }
       return nil
     } catch {
       unlink(temporary)
-      return Problem(description: "cannot write state file \(path): \(Self.reason(error))")
+      return Problem(
+        description: "cannot write state file \(path): \(step): \(Self.reason(error))")
     }
   }
 

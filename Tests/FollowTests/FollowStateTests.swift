@@ -123,9 +123,13 @@ import Testing
     append("new", to: scratch.file("app.log"))
     #expect(follow.waitForLines(1))
     follow.send(SIGINT)
-    // The directory does not exist: the state cannot be written, which the exit status says.
+    // The directory does not exist: the state cannot be written, which the exit status says,
+    // and the message says which step failed, naming the temporary file that could not be made
+    // (before, "No such file or directory" seemed to be said of the state file itself).
     #expect(follow.exitStatus() == 1)
-    #expect(follow.errors.contains("cannot write state file none/yet.state"))
+    #expect(
+      follow.errors.contains(
+        "cannot write state file none/yet.state: cannot create none/yet.state.tmp-"))
     #expect(follow.lines == ["new"])
   }
 

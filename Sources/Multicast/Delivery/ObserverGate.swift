@@ -295,8 +295,8 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
     guard isBound else {
       if isSerial { return deliverSerially(value) }
       if let queue { return deliver(value, on: queue) }
-      guard let call = state.withLock({ Call($0.next, value) }) else { return false }
-      call.run()
+      guard let next = state.withLock({ Next($0.next) }) else { return false }
+      next.call(value)
       return true
     }
     // Whether the caller runs on the gate's actor: decided before the lock (the identity and
@@ -318,10 +318,8 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
         #endif
         // On the actor: delivered in this call, after what waits (a send from the closure
         // itself, while a delivery is under way, is taken by that delivery when the call ends).
-        if !fromTheCall && !state.draining && state.pending.isEmpty,
-          let call = Call(state.next, value)
-        {
-          return .deliverNow(call)  // `draining` stays false: `spotDelivery` says it is under way
+        if !fromTheCall && !state.draining && state.pending.isEmpty, let next = Next(state.next) {
+          return .deliverNow(next)  // `draining` stays false: `spotDelivery` says it is under way
         }
         state.pending.append(value)
         state.budget = state.pending.count
@@ -347,7 +345,7 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
     switch action {
     case .closed: return false
     case .none: break
-    case .deliverNow(let call):
+    case .deliverNow(let next):
       // The caller runs on the gate's actor: checked in debug builds, where a wrong decision
       // (`isSenderOn`) stops the program before a closure of the actor runs off it
       // (IsolationAssertionTests.aGateDeliveringInlineOffItsActorStops).
@@ -355,7 +353,7 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
         onTheSpot?.assertIsolated(Self.offTheActor)
       #endif
       spotDelivery.store(1, ordering: .relaxed)
-      recording(sender: sender, isRecorded: isRecorded) { call.run() }
+      recording(sender: sender, isRecorded: isRecorded) { next.call(value) }
       // The values that the call sent, and those that other threads sent after them, wait:
       // delivered now, as a turn would (a send from their calls finds `draining` set).
       let queued = spotDelivery.load(ordering: .relaxed) == 2
@@ -451,8 +449,8 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   /// What `deliver` does once it has released the lock.
   @usableFromInline enum Action {
     case closed, none
-    // The call to make now, on the gate's actor.
-    case deliverNow(Call)
+    // The closure to call now with the value, on the gate's actor.
+    case deliverNow(Next)
     case drainNow
     // The delivery on the spot up the stack delivers the queued values when its call returns.
     case drainAfterCall
@@ -549,7 +547,20 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   /// Calls the closure with `value` unless the gate was closed.
   @inlinable
   func call(_ value: Value) {
-    state.withLock { Call($0.next, value) }?.run()
+    state.withLock { Next($0.next) }?.call(value)
+  }
+
+  /// The closure, taken out of the lock to be called after it with a value that the caller
+  /// holds (no copy of the value is made). A struct, as ``Call`` is.
+  @usableFromInline struct Next {
+    @usableFromInline let call: (Value) -> Void
+
+    /// Nil when the gate is closed (`next` is nil).
+    @inlinable
+    init?(_ next: ((Value) -> Void)?) {
+      guard let next else { return nil }
+      self.call = next
+    }
   }
 
   /// A call of the closure, taken out of the lock to be made after it. A struct, because the

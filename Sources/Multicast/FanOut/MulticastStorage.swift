@@ -223,7 +223,9 @@ public final class MulticastStorage<T> {
   /// a current value never read), the value is stored at the first taking of the lock.
   @inlinable
   func send(_ value: T) {
-    var replaced: T? = value
+    // A storage that keeps no value (an emitter's default) is handed none: no copy to make
+    // and release.
+    var replaced: T? = keeping > 0 ? value : nil
     let subscribers: ContiguousArray<MulticastEntry<T>?>
     switch locked.withLock({ $0.storeUnlessObserved(&replaced, keeping: keeping) }) {
     case .stored(let stored):

@@ -71,6 +71,8 @@
       let raw: UnsafeRawBufferPointer
       var offset = 0
 
+      // Inlined where the events are taken in: one event a line of `follow`, with no name.
+      @inline(__always)
       mutating func next() -> InotifyEvent? {
         guard offset + InotifyEvents.headerSize <= raw.count else { return nil }
         let watch = raw.loadUnaligned(fromByteOffset: offset, as: Int32.self)
@@ -83,9 +85,18 @@
         guard length > 0 else {
           return InotifyEvent(watch: watch, mask: mask, cookie: cookie, name: "")
         }
-        let nameBytes = raw[start..<Swift.min(raw.count, start + length)]
-        let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
+        let name = Self.name(in: raw, from: start, length: length)
         return InotifyEvent(watch: watch, mask: mask, cookie: cookie, name: name)
+      }
+
+      /// The name of `length` bytes (padded with zeros) at `start`, decoded: out of line, as
+      /// most events have none.
+      @inline(never)
+      private static func name(in raw: UnsafeRawBufferPointer, from start: Int, length: Int)
+        -> String
+      {
+        let nameBytes = raw[start..<Swift.min(raw.count, start + length)]
+        return String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
       }
     }
   }

@@ -159,6 +159,45 @@ import Testing
     }
   #endif
 
+  /// A burst of a hundred files made and renamed away while the watch's reading thread is held:
+  /// more events than one read takes (1 KiB, 32 of these), so the reads cut some renames in
+  /// two. Each rename still names where its file went: what fills a read is handed on with the
+  /// rest of the burst. (Before, a rename whose halves two reads took said nothing of where.)
+  #if os(Linux)
+    @Test func aBurstLongerThanOneReadStillNamesWhereEachFileWent() async throws {
+      let directory = TemporaryDirectory()
+      defer { directory.remove() }
+      let path = directory.file("app.log")
+      append("x\n", to: path)
+      let holding = LockedState(true)
+      let (entered, released) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+      let seen = Seen()
+      let subscription = try FileWatch.changes(at: path).subscribe(on: .sendingThread) {
+        change in
+        if holding.withLock({ $0 }) {
+          entered.signal()
+          released.wait()
+        }
+        seen.record(change)
+      }
+      append("y\n", to: path)
+      #expect(await eventually { entered.wait(timeout: .now()) == .success })
+      rename(path, path + ".0")
+      for file in 1...100 {
+        append("\(file)\n", to: path)
+        rename(path, path + ".\(file)")
+      }
+      append("last\n", to: path)
+      holding.withLock { $0 = false }
+      released.signal()
+      #expect(await seen.arrival { $0.contains(.created) })
+      try await Task.sleep(for: .milliseconds(50))
+      subscription.unsubscribe()
+      let expected = (0...100).map { FileChange.renamed(to: path + ".\($0)") } + [.created]
+      #expect(Array(seen.values.drop { $0 == .modified }) == expected)
+    }
+  #endif
+
   @Test func unsubscribingReleasesTheWatchAndItsDescriptorBeforeReturning() async throws {
     let directory = TemporaryDirectory()
     defer { directory.remove() }

@@ -157,14 +157,25 @@ final class ProcessChannel: Sendable {
   /// The buffer, 1,024 bytes, is on the stack: `withUnsafeTemporaryAllocation` allocates on the
   /// heap above that size on Linux, which was a `malloc` and a `free` for each event. It holds
   /// at least 3 inotify events of the longest name (16 + 256 bytes), and 64 of a watched file.
+  ///
+  /// What a burst fills the buffer with is handed on whole, in one call, with the short read
+  /// that ends it: so a receiver sees the events that came together together (inotify's two
+  /// halves of a rename, a file that came and went), wherever the reads cut them. Only a full
+  /// read allocates, for the bytes it carries.
   private static func drain(
     _ fd: Int32, into receive: (UnsafeRawBufferPointer) -> Void
   ) {
     withUnsafeTemporaryAllocation(byteCount: 1024, alignment: 8) { buffer in
+      // Nil until a read fills the buffer (the usual read does not: nothing to release).
+      var carried: [UInt8]?
       while case .success(let count) = System.read(fd, into: buffer), count > 0 {
-        receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-        guard count == buffer.count else { return }
+        let read = UnsafeRawBufferPointer(rebasing: buffer[..<count])
+        guard count == buffer.count || carried != nil else { return receive(read) }
+        if carried == nil { carried = [] }
+        carried?.append(contentsOf: read)
+        if count < buffer.count { break }
       }
+      carried?.withUnsafeBytes(receive)
     }
   }
 }

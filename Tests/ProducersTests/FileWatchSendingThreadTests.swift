@@ -111,6 +111,34 @@ import Testing
     #expect(!seen.ranOnMainThread)
   }
 
+  /// Watches `path` on the reading thread, and holds that thread in the first change's call (a
+  /// write made here) until `release` is called, as a loaded machine holds it: what happens
+  /// meanwhile is read after, all at once.
+  #if os(Linux)
+    private func watchingHeld(
+      _ path: String
+    ) async throws -> (Seen, release: @Sendable () -> Void, SendableSubscription) {
+      let holding = LockedState(true)
+      let (entered, released) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+      let seen = Seen()
+      let subscription = try FileWatch.changes(at: path).subscribe(on: .sendingThread) {
+        change in
+        if holding.withLock({ $0 }) {
+          entered.signal()
+          released.wait()
+        }
+        seen.record(change)
+      }
+      append("y\n", to: path)
+      #expect(await eventually { entered.wait(timeout: .now()) == .success })
+      let release: @Sendable () -> Void = {
+        holding.withLock { $0 = false }
+        released.signal()
+      }
+      return (seen, release, subscription)
+    }
+  #endif
+
   /// Files that arrive at the path and leave it again before the watch reads either event
   /// (its reading thread is held here, as a loaded machine holds it; issue 49): each is
   /// reported by its rename alone, naming where it went (nil for another directory), in order;
@@ -127,28 +155,14 @@ import Testing
       let elsewhere = directory.file("elsewhere")
       mkdir(elsewhere, 0o755)
       append("x\n", to: path)
-      let holding = LockedState(true)
-      let (entered, released) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
-      let seen = Seen()
-      let subscription = try FileWatch.changes(at: path).subscribe(on: .sendingThread) {
-        change in
-        // The first change holds the reading thread until the files below have come and gone.
-        if holding.withLock({ $0 }) {
-          entered.signal()
-          released.wait()
-        }
-        seen.record(change)
-      }
-      append("y\n", to: path)
-      #expect(await eventually { entered.wait(timeout: .now()) == .success })
+      let (seen, release, subscription) = try await watchingHeld(path)
       rename(path, path + ".1")
       append("b\n", to: path)
       rename(path, path + ".2")
       append("c\n", to: path)
       rename(path, elsewhere + "/app.log")
       append("d\n", to: path)
-      holding.withLock { $0 = false }
-      released.signal()
+      release()
       #expect(await seen.arrival { $0.contains(.created) })
       try await Task.sleep(for: .milliseconds(50))
       subscription.unsubscribe()
@@ -169,27 +183,14 @@ import Testing
       defer { directory.remove() }
       let path = directory.file("app.log")
       append("x\n", to: path)
-      let holding = LockedState(true)
-      let (entered, released) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
-      let seen = Seen()
-      let subscription = try FileWatch.changes(at: path).subscribe(on: .sendingThread) {
-        change in
-        if holding.withLock({ $0 }) {
-          entered.signal()
-          released.wait()
-        }
-        seen.record(change)
-      }
-      append("y\n", to: path)
-      #expect(await eventually { entered.wait(timeout: .now()) == .success })
+      let (seen, release, subscription) = try await watchingHeld(path)
       rename(path, path + ".0")
       for file in 1...100 {
         append("\(file)\n", to: path)
         rename(path, path + ".\(file)")
       }
       append("last\n", to: path)
-      holding.withLock { $0 = false }
-      released.signal()
+      release()
       #expect(await seen.arrival { $0.contains(.created) })
       try await Task.sleep(for: .milliseconds(50))
       subscription.unsubscribe()

@@ -174,9 +174,11 @@ import Testing
   #endif
 
   /// A burst of a hundred files made and renamed away while the watch's reading thread is held:
-  /// more events than one read takes (1 KiB, 32 of these), so the reads cut some renames in
-  /// two. Each rename still names where its file went: what fills a read is handed on with the
-  /// rest of the burst. (Before, a rename whose halves two reads took said nothing of where.)
+  /// more events than one read takes (1 KiB), so the reads cut some renames in two. The new
+  /// names differ in length, as other watches' events do, so a read can stop short of an event
+  /// that does not fit in it. Each rename still names where its file went: what fills a read
+  /// is handed on with the rest of the burst. (Before, a rename whose halves two reads took said
+  /// nothing of where.)
   #if os(Linux)
     @Test func aBurstLongerThanOneReadStillNamesWhereEachFileWent() async throws {
       let directory = TemporaryDirectory()
@@ -184,17 +186,18 @@ import Testing
       let path = directory.file("app.log")
       append("x\n", to: path)
       let (seen, release, subscription) = try await watchingHeld(path)
-      rename(path, path + ".0")
+      let names = (0...100).map { path + ".\($0)" + String(repeating: "x", count: $0 % 23) }
+      rename(path, names[0])
       for file in 1...100 {
         append("\(file)\n", to: path)
-        rename(path, path + ".\(file)")
+        rename(path, names[file])
       }
       append("last\n", to: path)
       release()
       #expect(await seen.arrival { $0.contains(.created) })
       try await Task.sleep(for: .milliseconds(50))
       subscription.unsubscribe()
-      let expected = (0...100).map { FileChange.renamed(to: path + ".\($0)") } + [.created]
+      let expected = names.map { FileChange.renamed(to: $0) } + [.created]
       #expect(Array(seen.values.drop { $0 == .modified }) == expected)
     }
   #endif

@@ -148,32 +148,36 @@ final class ProcessChannel: Sendable {
     serially { Self.drain(fd, into: receive) }
   }
 
-  /// Reads until the descriptor has nothing more for now: until a read comes back short of
-  /// the buffer, which took all there was (a pipe and inotify hand over what they hold, up to
-  /// the size asked for), with no last read to see nothing (`EAGAIN`). What arrives after that
-  /// read, or what it left (inotify stops short of an event that does not fit), is reported by
-  /// the poller's next wait, which sees the descriptor still readable.
+  /// Reads until the descriptor has nothing more for now: until a read comes back with room
+  /// left for the largest inotify event, which took all there was (a pipe and inotify hand over
+  /// what they hold, up to the size asked for, and inotify only whole events), with no last read
+  /// to see nothing (`EAGAIN`). What arrives after that read is reported by the poller's next
+  /// wait.
   ///
   /// The buffer, 1,024 bytes, is on the stack: `withUnsafeTemporaryAllocation` allocates on the
   /// heap above that size on Linux, which was a `malloc` and a `free` for each event. It holds
   /// at least 3 inotify events of the longest name (16 + 256 bytes), and 64 of a watched file.
   ///
-  /// What a burst fills the buffer with is handed on whole, in one call, with the short read
-  /// that ends it: so a receiver sees the events that came together together (inotify's two
-  /// halves of a rename, a file that came and went), wherever the reads cut them. Only a full
-  /// read allocates, for the bytes it carries.
+  /// What a burst fills the buffer with is handed on whole, in one call, with the read that
+  /// ends it: so a receiver sees the events that came together together (inotify's two halves
+  /// of a rename, a file that came and went), wherever the reads cut them. A read with less room
+  /// left than the largest event may have stopped short of one, so it counts as full. Only a
+  /// full read allocates, for the bytes it carries.
   private static func drain(
     _ fd: Int32, into receive: (UnsafeRawBufferPointer) -> Void
   ) {
+    // An inotify event's header and the longest name, with its terminating zero.
+    let largestEvent = 16 + 256
     withUnsafeTemporaryAllocation(byteCount: 1024, alignment: 8) { buffer in
       // Nil until a read fills the buffer (the usual read does not: nothing to release).
       var carried: [UInt8]?
       while case .success(let count) = System.read(fd, into: buffer), count > 0 {
         let read = UnsafeRawBufferPointer(rebasing: buffer[..<count])
-        guard count == buffer.count || carried != nil else { return receive(read) }
+        let full = count > buffer.count - largestEvent
+        guard full || carried != nil else { return receive(read) }
         if carried == nil { carried = [] }
         carried?.append(contentsOf: read)
-        if count < buffer.count { break }
+        if !full { break }
       }
       carried?.withUnsafeBytes(receive)
     }

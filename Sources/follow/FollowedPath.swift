@@ -615,7 +615,6 @@ import Producers
 
   // MARK: - Files
 
-  /// `path`, absolute and without `.` or `..` components.
   /// Opens `path` to read it, waiting for nothing; the descriptor, or -1 with `errno` set.
   ///
   /// A named pipe is opened for reading and writing (Linux opens a pipe so at once, with no
@@ -646,6 +645,7 @@ import Producers
     return both
   }
 
+  /// `path`, absolute and without `.` or `..` components.
   static func absolute(_ path: String) -> String {
     URL(fileURLWithPath: path).standardizedFileURL.path
   }

@@ -478,18 +478,21 @@ import Producers
   private func pathChanged(_ change: FileChange, opened: OpenedFile? = nil) {
     switch change {
     case .renamed, .deleted:
-      guard !currentIsAtPath else { return }
-      // A file that lived at the path between two reads of its events (its creation was not
-      // reported: it had left already) is read whole where it went, as a file rotated away.
+      // A file that left the path before this run read it is read whole where it went, as a
+      // file rotated away: one that lived there between two reads of its events (its creation
+      // was not reported: it had left already), or one that left while its creation was being
+      // taken in, so that the file opened then was the one after it.
       let unread = opened.flatMap { opened in
         openTails.contains { $0.identity.matches(opened.identity) } ? nil : opened
       }
       let reason = change == .deleted ? "deleted" : "renamed"
-      retireCurrent(because: reason)
-      if let unread {
-        openNew(unread)
-        retireCurrent(because: reason)
+      guard !currentIsAtPath else {
+        // The file at the path is read already: its lines come before the unread file's.
+        if let unread { readLeftBehind(unread, because: reason) }
+        return
       }
+      retireCurrent(because: reason)
+      if let unread { readLeftBehind(unread, because: reason) }
       retryLater()
     case .replaced, .created:
       if let opened, !openTails.contains(where: { $0.identity.matches(opened.identity) }) {
@@ -574,6 +577,24 @@ import Producers
     Output.note(
       "\(path): \(reason); reading the old file until it is quiet for \(Options.text(of: rotateWait))"
     )
+    retire(tail)
+  }
+
+  /// Reads `file`, which left the path before this run read it (`reason`: renamed or
+  /// deleted), from its start, as a rotated-away file: after the files rotated away before it,
+  /// until it has been read to its end and quiet for `rotateWait`.
+  private func readLeftBehind(_ file: OpenedFile, because reason: String) {
+    guard !stopped else { return }
+    let tail: FileTail
+    do {
+      tail = try openTail(path, at: .start, duplicating: file.fd)
+    } catch {
+      return Output.note("\(path): \(error); a file that was there briefly is not read")
+    }
+    scheduleAfterRotatedAway(tail)
+    Output.note(
+      "\(path): a file that was there briefly was \(reason) before it was read; reading it "
+        + "until it is quiet for \(Options.text(of: rotateWait))")
     retire(tail)
   }
 

@@ -106,6 +106,41 @@ import Testing
     #expect(follow.lines == ["first", "second", "third", "fourth", "fourth 2"])
   }
 
+  /// A file that leaves the path while `follow` takes in its creation: `follow` read the
+  /// creation, and the file at the path when it opened it was already the next one (its `open`
+  /// is held here, by a library preloaded into it, while the test renames the file away and
+  /// makes the next). The file that left is read where its rename put it, after the lines of
+  /// the file at the path (late, as nothing else can be once the next file is printed). Before,
+  /// it was never read: its rename came while the file at the path was the one read.
+  #if os(Linux)
+    @Test(.enabled(if: OpenHolder.canBuild))
+    func aFileThatLeftWhileFollowOpenedThePathIsReadWhereItWent() throws {
+      let scratch = Scratch()
+      defer { scratch.remove() }
+      let log = scratch.file("app.log")
+      append(to: log)
+      let holder = try OpenHolder(of: "app.log", in: scratch)
+      let follow = try FollowProcess(
+        ["--rotate-wait", "500ms", "app.log"], in: scratch.path, launcher: holder.launcher)
+      #expect(follow.waitForNote("following app.log"))
+      append("first", to: log)
+      #expect(follow.waitForLines(1))
+      holder.arm()
+      rename(log, log + ".0")
+      append("second", to: log)
+      #expect(holder.waitUntilHeld(), "follow did not open the new file")
+      rename(log, log + ".1")
+      append("third", to: log)
+      holder.release()
+      #expect(follow.waitForLines(3, seconds: 10))
+      follow.send(SIGTERM)
+      #expect(follow.exitStatus() == 0)
+      #expect(follow.lines == ["first", "third", "second"])
+      #expect(
+        follow.errors.contains("a file that was there briefly was renamed before it was read"))
+    }
+  #endif
+
   /// More changes than the system queues for a process (inotify's `max_queued_events`, 16,384
   /// by default) while `follow` is held (SIGSTOP): the system drops the rest and says so. The
   /// rotation among the dropped changes is still seen: each watch looks at its path again.
@@ -595,3 +630,83 @@ private func followingAnEmptyLog(
   #expect(follow.waitForNote("following app.log"))
   return (scratch, log, follow)
 }
+
+#if os(Linux)
+  /// Holds a program's first `open` of a file named `name` once armed, until released: a
+  /// library preloaded into the program (`LD_PRELOAD`), built with the system's C compiler.
+  /// The program runs through ``launcher``.
+  private struct OpenHolder {
+    static let compiler = "/usr/bin/cc"
+    static var canBuild: Bool { FileManager.default.isExecutableFile(atPath: compiler) }
+
+    let launcher: [String]
+    private let armed: String
+    private let go: String
+
+    init(of name: String, in scratch: Scratch) throws {
+      let source = scratch.file("hold-open.c")
+      let library = scratch.file("hold-open.so")
+      armed = scratch.file("hold-open.armed")
+      go = scratch.file("hold-open.go")
+      try Self.source.write(toFile: source, atomically: true, encoding: .utf8)
+      let build = Process()
+      build.executableURL = URL(fileURLWithPath: Self.compiler)
+      build.arguments = ["-shared", "-fPIC", "-o", library, source, "-ldl"]
+      try build.run()
+      build.waitUntilExit()
+      guard build.terminationStatus == 0 else {
+        throw CocoaError(.executableLoad, userInfo: [NSFilePathErrorKey: source])
+      }
+      launcher = [
+        "/usr/bin/env", "LD_PRELOAD=\(library)", "HOLD_OPEN_OF=\(name)", "HOLD_ARMED=\(armed)",
+        "HOLD_GO=\(go)", "ASAN_OPTIONS=verify_asan_link_order=0",
+      ]
+    }
+
+    /// Holds the next `open` of the file.
+    func arm() { append(to: armed) }
+
+    /// Whether an `open` is held (the library removes the armed mark), within 10 s.
+    func waitUntilHeld() -> Bool {
+      let deadline = Date().addingTimeInterval(10)
+      while access(armed, F_OK) == 0 {
+        guard Date() < deadline else { return false }
+        Thread.sleep(forTimeInterval: 0.001)
+      }
+      return true
+    }
+
+    /// Lets the held `open` go on.
+    func release() { append(to: go) }
+
+    private static let source = """
+      #define _GNU_SOURCE
+      #include <dlfcn.h>
+      #include <fcntl.h>
+      #include <stdarg.h>
+      #include <stdlib.h>
+      #include <string.h>
+      #include <unistd.h>
+      static int held;
+      static void hold(const char *path) {
+        const char *name = getenv("HOLD_OPEN_OF"), *armed = getenv("HOLD_ARMED");
+        const char *go = getenv("HOLD_GO"), *slash = strrchr(path, '/');
+        if (held || !name || !armed || !go || strcmp(slash ? slash + 1 : path, name) != 0) return;
+        if (access(armed, F_OK) != 0) return;
+        held = 1;
+        unlink(armed);
+        for (int i = 0; i < 10000 && access(go, F_OK) != 0; i++) usleep(1000);
+      }
+      #define HOLDING(function) \\
+        int function(const char *path, int flags, ...) { \\
+          mode_t mode = 0; \\
+          if (flags & O_CREAT) { va_list list; va_start(list, flags); mode = (mode_t)va_arg(list, int); va_end(list); } \\
+          hold(path); \\
+          int (*next)(const char *, int, ...) = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, #function); \\
+          return next(path, flags, mode); \\
+        }
+      HOLDING(open)
+      HOLDING(open64)
+      """
+  }
+#endif

@@ -659,8 +659,15 @@ private func followingAnEmptyLog(
       }
       launcher = [
         "/usr/bin/env", "LD_PRELOAD=\(library)", "HOLD_OPEN_OF=\(name)", "HOLD_ARMED=\(armed)",
-        "HOLD_GO=\(go)", "ASAN_OPTIONS=verify_asan_link_order=0",
+        "HOLD_GO=\(go)", "ASAN_OPTIONS=\(Self.addressSanitizerOptions)",
       ]
+    }
+
+    /// The address sanitizer's options of this run, and leave to be preloaded after another
+    /// library (in a build with the sanitizer, which checks that it is loaded first).
+    private static var addressSanitizerOptions: String {
+      let options = ProcessInfo.processInfo.environment["ASAN_OPTIONS"] ?? ""
+      return (options.isEmpty ? "" : options + ":") + "verify_asan_link_order=0"
     }
 
     /// Holds the next `open` of the file.

@@ -82,7 +82,8 @@
       self.fd = fd
       let routes = LockedState(Routes())
       self.routes = routes
-      channel = ProcessChannel(fd: fd) { bytes in
+      channel = ProcessChannel(fd: fd, isCut: { InotifyEvents(raw: $0).hasHalfOfARename }) {
+        bytes in
         Self.route(InotifyEvents(raw: bytes), through: routes)
       }
     }

@@ -43,13 +43,50 @@
       return watch
     }
 
+    /// Whether the first half of a rename (`IN_MOVED_FROM`) is here without its second half
+    /// (`IN_MOVED_TO`, with the same cookie): read between the two, or a move to a directory
+    /// not watched.
+    var hasHalfOfARename: Bool {
+      var offset = 0
+      while offset + Self.headerSize <= raw.count {
+        let next = offset + Self.headerSize + Self.nameLength(in: raw, at: offset)
+        if mask(at: offset) & UInt32(IN_MOVED_FROM) != 0,
+          !has(UInt32(IN_MOVED_TO), cookie: cookie(at: offset), from: next)
+        {
+          return true
+        }
+        offset = next
+      }
+      return false
+    }
+
+    /// Whether an event of `mask` with `cookie` is here, at `offset` or after it.
+    private func has(_ mask: UInt32, cookie: UInt32, from offset: Int) -> Bool {
+      var offset = offset
+      while offset + Self.headerSize <= raw.count {
+        if self.mask(at: offset) & mask != 0, self.cookie(at: offset) == cookie { return true }
+        offset += Self.headerSize + Self.nameLength(in: raw, at: offset)
+      }
+      return false
+    }
+
+    /// The mask of the event at `offset`.
+    private func mask(at offset: Int) -> UInt32 {
+      raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
+    }
+
+    /// The cookie of the event at `offset`.
+    private func cookie(at offset: Int) -> UInt32 {
+      raw.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self)
+    }
+
     /// The events before the first one whose mask has any of `mask`, and those after it; nil
     /// when none has.
     func split(atFirst mask: UInt32) -> (before: InotifyEvents, after: InotifyEvents)? {
       var offset = 0
       while offset + Self.headerSize <= raw.count {
         let next = offset + Self.headerSize + Self.nameLength(in: raw, at: offset)
-        if raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self) & mask != 0 {
+        if self.mask(at: offset) & mask != 0 {
           let end = Swift.min(next, raw.count)
           return (
             InotifyEvents(raw: UnsafeRawBufferPointer(rebasing: raw[..<offset])),

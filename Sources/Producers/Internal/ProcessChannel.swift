@@ -28,6 +28,7 @@ import Synchronization
 final class ProcessChannel: Sendable {
   private let fd: Int32
   private let receive: @Sendable (UnsafeRawBufferPointer) -> Void
+  private let isCut: @Sendable (UnsafeRawBufferPointer) -> Bool
   /// Whether a thread runs the channel's work: ``free``, ``taken``, or ``takenWithWaiters``
   /// (threads wait in `waiting`). A turn that no thread contends for is taken and given back
   /// with one compare-and-exchange each, and no lock; the lock is taken only when a thread must
@@ -44,9 +45,16 @@ final class ProcessChannel: Sendable {
   private static var taken: Int { 1 }
   private static var takenWithWaiters: Int { 2 }
 
-  /// Starts reading `fd`, a non-blocking descriptor.
-  init(fd: Int32, receive: @escaping @Sendable (UnsafeRawBufferPointer) -> Void) {
+  /// Starts reading `fd`, a non-blocking descriptor. `isCut` says of a read whether it may have
+  /// come in the middle of something the descriptor gets in one piece that the reader cannot
+  /// take in two (inotify's two halves of a rename): then the descriptor is read again before
+  /// the read is handed on (see ``drain(_:isCut:into:)``).
+  init(
+    fd: Int32, isCut: @escaping @Sendable (UnsafeRawBufferPointer) -> Bool = { _ in false },
+    receive: @escaping @Sendable (UnsafeRawBufferPointer) -> Void
+  ) {
     self.fd = fd
+    self.isCut = isCut
     self.receive = receive
     waitForData()
   }
@@ -57,7 +65,7 @@ final class ProcessChannel: Sendable {
   /// process, and so does its watch.
   private func waitForData() {
     DescriptorPoller.shared.watch(fd, for: Int16(POLLIN)) { [self] in
-      serially { Self.drain(fd, into: receive) }
+      serially { Self.drain(fd, isCut: isCut, into: receive) }
     }
   }
 
@@ -145,7 +153,7 @@ final class ProcessChannel: Sendable {
   /// returns once that is done: whatever was written before this call has been received. Not
   /// from the channel's own work (see ``isCurrent``).
   func drainNow() {
-    serially { Self.drain(fd, into: receive) }
+    serially { Self.drain(fd, isCut: isCut, into: receive) }
   }
 
   /// Reads until the descriptor has nothing more for now: until a read comes back with room
@@ -163,8 +171,15 @@ final class ProcessChannel: Sendable {
   /// of a rename, a file that came and went), wherever the reads cut them. A read with less room
   /// left than the largest event may have stopped short of one, so it counts as full. Only a
   /// full read allocates, for the bytes it carries.
-  private static func drain(
-    _ fd: Int32, into receive: (UnsafeRawBufferPointer) -> Void
+  ///
+  /// A read that `isCut` says may have come in the middle of one piece is carried on the same
+  /// way, for one more read: inotify queues the two halves of a rename one after the other, and
+  /// a read between them (by a reader that was awake already) took the first alone. The next
+  /// read takes the second, queued meanwhile; or finds nothing (a move to a directory not
+  /// watched), and the first is handed on alone.
+  static func drain(
+    _ fd: Int32, isCut: (UnsafeRawBufferPointer) -> Bool,
+    into receive: (UnsafeRawBufferPointer) -> Void
   ) {
     // An inotify event's header and the longest name, with its terminating zero.
     let largestEvent = 16 + 256
@@ -173,7 +188,7 @@ final class ProcessChannel: Sendable {
       var carried: [UInt8]?
       while case .success(let count) = System.read(fd, into: buffer), count > 0 {
         let read = UnsafeRawBufferPointer(rebasing: buffer[..<count])
-        let full = count > buffer.count - largestEvent
+        let full = count > buffer.count - largestEvent || isCut(read)
         guard full || carried != nil else { return receive(read) }
         if carried == nil { carried = [] }
         carried?.append(contentsOf: read)

@@ -20,8 +20,9 @@ struct Pipe {
     write = ends[1]
   }
 
-  func send(_ text: String) {
-    let bytes = Array(text.utf8)
+  func send(_ text: String) { send(Array(text.utf8)) }
+
+  func send(_ bytes: [UInt8]) {
     let end = write
     let written = bytes.withUnsafeBytes { bytes in
       #if canImport(Glibc)

@@ -488,11 +488,11 @@ import Producers
       let reason = change == .deleted ? "deleted" : "renamed"
       guard !currentIsAtPath else {
         // The file at the path is read already: its lines come before the unread file's.
-        if let unread { readLeftBehind(unread, because: reason) }
+        if let unread { readLeftBehind(unread) }
         return
       }
       retireCurrent(because: reason)
-      if let unread { readLeftBehind(unread, because: reason) }
+      if let unread { readLeftBehind(unread) }
       retryLater()
     case .replaced, .created:
       if let opened, !openTails.contains(where: { $0.identity.matches(opened.identity) }) {
@@ -580,10 +580,10 @@ import Producers
     retire(tail)
   }
 
-  /// Reads `file`, which left the path before this run read it (`reason`: renamed or
-  /// deleted), from its start, as a rotated-away file: after the files rotated away before it,
-  /// until it has been read to its end and quiet for `rotateWait`.
-  private func readLeftBehind(_ file: OpenedFile, because reason: String) {
+  /// Reads `file`, which was renamed away from the path before this run read it, from its
+  /// start, as a rotated-away file: after the files rotated away before it, until it has been
+  /// read to its end and quiet for `rotateWait`.
+  private func readLeftBehind(_ file: OpenedFile) {
     guard !stopped else { return }
     let tail: FileTail
     do {
@@ -593,7 +593,7 @@ import Producers
     }
     scheduleAfterRotatedAway(tail)
     Output.note(
-      "\(path): a file that was there briefly was \(reason) before it was read; reading it "
+      "\(path): a file that was there briefly was renamed before it was read; reading it "
         + "until it is quiet for \(Options.text(of: rotateWait))")
     retire(tail)
   }

@@ -639,6 +639,11 @@ private func followingAnEmptyLog(
     static let compiler = "/usr/bin/cc"
     static var canBuild: Bool { FileManager.default.isExecutableFile(atPath: compiler) }
 
+    /// The C compiler could not build the library.
+    struct BuildFailed: Error {
+      let status: Int32
+    }
+
     let launcher: [String]
     private let armed: String
     private let go: String
@@ -654,17 +659,15 @@ private func followingAnEmptyLog(
       build.arguments = ["-shared", "-fPIC", "-o", library, source, "-ldl"]
       try build.run()
       build.waitUntilExit()
-      guard build.terminationStatus == 0 else {
-        throw CocoaError(.executableLoad, userInfo: [NSFilePathErrorKey: source])
-      }
+      guard build.terminationStatus == 0 else { throw BuildFailed(status: build.terminationStatus) }
       launcher = [
         "/usr/bin/env", "LD_PRELOAD=\(library)", "HOLD_OPEN_OF=\(name)", "HOLD_ARMED=\(armed)",
         "HOLD_GO=\(go)", "ASAN_OPTIONS=\(Self.addressSanitizerOptions)",
       ]
     }
 
-    /// The address sanitizer's options of this run, and leave to be preloaded after another
-    /// library (in a build with the sanitizer, which checks that it is loaded first).
+    /// This run's address sanitizer options, and the one that lets the sanitizer's runtime load
+    /// after a preloaded library (a build with the sanitizer checks that its runtime is first).
     private static var addressSanitizerOptions: String {
       let options = ProcessInfo.processInfo.environment["ASAN_OPTIONS"] ?? ""
       return (options.isEmpty ? "" : options + ":") + "verify_asan_link_order=0"

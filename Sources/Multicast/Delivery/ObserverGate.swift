@@ -392,7 +392,7 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   @usableFromInline
   func deliverSerially(_ value: Value) -> Bool {
     var isOpen = true
-    var call: Call? = state.withLock { state in
+    let first: Next? = state.withLock { state in
       guard state.next != nil else {
         isOpen = false
         return nil
@@ -402,17 +402,19 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
         return nil
       }
       state.draining = true
-      return Call(state.next, value)
+      return Next(state.next)
     }
-    while let current = call {
-      runAlone(current)
-      call = state.withLock { state in
-        guard state.next != nil, let value = state.pending.popFirst() else {
-          state.draining = false
-          return nil
-        }
-        return Call(state.next, value)
+    guard let first else { return isOpen }
+    runAlone(first, value)
+    // Then the values that other threads queued meanwhile, one at a time.
+    while let (closure, value) = state.withLock({ state -> (Next, Value)? in
+      guard let closure = Next(state.next), let value = state.pending.popFirst() else {
+        state.draining = false
+        return nil
       }
+      return (closure, value)
+    }) {
+      runAlone(closure, value)
     }
     return isOpen
   }
@@ -428,12 +430,12 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
 
   /// Makes a call of a serialized closure; in debug builds, stops the program if another call
   /// is under way.
-  func runAlone(_ call: Call) {
+  func runAlone(_ next: Next, _ value: Value) {
     #if DEBUG
       precondition(!inside.exchange(true, ordering: .acquiring), Self.overlapping)
       defer { inside.store(false, ordering: .releasing) }
     #endif
-    call.run()
+    next.call(value)
   }
 
   /// What the debug check of a serialized closure says when two calls overlap.
@@ -523,8 +525,10 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   func drainQueued() {
     while true {
       var next: (any Actor)?
-      let call: Call? = state.withLock { state in
-        guard state.next != nil, state.budget > 0, let value = state.pending.popFirst() else {
+      let taken: (Next, Value)? = state.withLock { state in
+        guard let closure = Next(state.next), state.budget > 0,
+          let value = state.pending.popFirst()
+        else {
           state.draining = false
           state.budget = 0
           if state.next != nil, !state.pending.isEmpty, !state.scheduled {
@@ -534,13 +538,13 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
           return nil
         }
         state.budget -= 1
-        return Call(state.next, value)
+        return (closure, value)
       }
-      guard let call else {
+      guard let (closure, value) = taken else {
         if let next { schedule(on: next) }
         return
       }
-      call.run()
+      closure.call(value)
     }
   }
 
@@ -550,8 +554,10 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
     state.withLock { Next($0.next) }?.call(value)
   }
 
-  /// The closure, taken out of the lock to be called after it with a value that the caller
-  /// holds (no copy of the value is made). A struct, as ``Call`` is.
+  /// The closure, taken out of the lock to be called after it with a value (the caller's, or
+  /// one taken from `pending` with it). A struct, because the closure returned bare (or in a
+  /// tuple) through the lock's generic result is wrapped in a reabstraction thunk: an
+  /// allocation for every value.
   @usableFromInline struct Next {
     @usableFromInline let call: (Value) -> Void
 
@@ -561,24 +567,5 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
       guard let next else { return nil }
       self.call = next
     }
-  }
-
-  /// A call of the closure, taken out of the lock to be made after it. A struct, because the
-  /// closure returned bare (or in a tuple) through the lock's generic result is wrapped in a
-  /// reabstraction thunk: an allocation for every value.
-  @usableFromInline struct Call {
-    @usableFromInline let next: (Value) -> Void
-    @usableFromInline let value: Value
-
-    /// Nil when the gate is closed (`next` is nil).
-    @inlinable
-    init?(_ next: ((Value) -> Void)?, _ value: Value) {
-      guard let next else { return nil }
-      self.next = next
-      self.value = value
-    }
-
-    @inlinable
-    func run() { next(value) }
   }
 }

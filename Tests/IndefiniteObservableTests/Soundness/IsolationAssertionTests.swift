@@ -46,13 +46,12 @@ import Testing
         }
         DispatchQueue.global().async {
           gate.runAlone(
-            .init(
-              { _ in
-                inside.signal(); release.wait()
-              }, 1)!)
+            .init { _ in
+              inside.signal(); release.wait()
+            }!, 1)
         }
         inside.wait()
-        gate.runAlone(.init({ _ in }, 2)!)
+        gate.runAlone(.init { _ in }!, 2)
         release.signal()
       }
     }

@@ -1,71 +1,58 @@
 import IndefiniteObservable
 import Multicast
 
-/// One call of a descriptor stream's observer: the values of one chunk, with what to do once
-/// the subscriber has them and a status that follows them, or a status.
-@usableFromInline
-enum DescriptorEvent<Value: Sendable>: Sendable {
-  case values([Value], then: (@Sendable () -> Void)?, status: DescriptorStatus? = nil)
+/// One call of a descriptor stream's gate: the chunks of one turn of its reader, with what to
+/// do once the subscriber has their values and a status that follows them, or a status.
+enum DescriptorEvent<Chunk: Sendable>: Sendable {
+  case values([Chunk], then: (@Sendable () -> Void)?, status: DescriptorStatus? = nil)
   case status(DescriptorStatus)
-
-  /// The gate that calls `next` and `status` on `isolation`: the values of a batch one by one,
-  /// until the subscription ends (a subscriber may unsubscribe in the middle of a batch), then
-  /// the batch's continuation if the subscription goes on.
-  @inlinable
-  static func gate(
-    next: @escaping (Value) -> Void,
-    status: @escaping (DescriptorStatus) -> Void,
-    isolation: isolated any Actor
-  ) -> ObserverGate<DescriptorEvent<Value>> {
-    let reference = GateReference<DescriptorEvent<Value>>()
-    let gate = ObserverGate<DescriptorEvent<Value>>(isolation: isolation) { event in
-      reference.gate.map { $0.deliver(event, next: next, status: status) }
-    }
-    reference.gate = gate
-    return gate
-  }
-
-  /// The gate that calls `next` and `status` on the thread that read the values (the reader's
-  /// turns are one at a time, so the calls are too), as ``gate(next:status:isolation:)`` does
-  /// on an actor.
-  @inlinable
-  static func gate(
-    next: @escaping @Sendable (Value) -> Void,
-    status: @escaping @Sendable (DescriptorStatus) -> Void
-  ) -> ObserverGate<DescriptorEvent<Value>> {
-    // Set once, before the gate is handed to the reader; the cycle it makes ends when the gate
-    // closes, as with `GateReference`.
-    let reference = LockedState<ObserverGate<DescriptorEvent<Value>>?>(nil)
-    let gate = ObserverGate<DescriptorEvent<Value>> { event in
-      reference.withLock { $0 }.map { $0.deliver(event, next: next, status: status) }
-    }
-    reference.withLock { $0 = gate }
-    return gate
-  }
 }
 
 extension ObserverGate {
-  /// Calls `next` with the values of `event` one by one while this gate is open, then `status`
-  /// with the status that follows them and the continuation, if it still is; or `status` with
-  /// its status.
-  @inlinable
-  func deliver<Element>(
-    _ event: DescriptorEvent<Element>, next: (Element) -> Void,
-    status: (DescriptorStatus) -> Void
-  ) {
+  /// Decodes the chunks of `event` with `decoder` and calls `next` with their values one by one
+  /// while this gate is open (a subscriber may unsubscribe in the middle of a chunk), then tells
+  /// `status` the status that follows them, and calls the continuation if the gate still is
+  /// open; or tells `status` the event's status.
+  func deliver<Decoder: ChunkDecoder>(
+    _ event: DescriptorEvent<Decoder.Chunk>, decoding decoder: inout Decoder,
+    next: (Decoder.Value) -> Void, status: (DescriptorStatus) -> Void
+  ) where Value == DescriptorEvent<Decoder.Chunk> {
     switch event {
-    case .values(let values, let then, let following):
-      for value in values {
+    case .values(let chunks, let then, let following):
+      for chunk in chunks {
+        decoder.decode(chunk) { value in emit(value, to: next) }
         guard !isClosed else { return }
-        next(value)
       }
       if let following {
-        guard !isClosed else { return }
-        status(following)
+        tell(following, decoding: &decoder, next: next, status: status)
       }
       if !isClosed { then?() }
-    case .status(let descriptorStatus): status(descriptorStatus)
+    case .status(let descriptorStatus):
+      tell(descriptorStatus, decoding: &decoder, next: next, status: status)
     }
+  }
+
+  /// Calls `next` with `value` while this gate is open; returns whether it was.
+  @inline(__always)
+  private func emit<Element>(_ value: Element, to next: (Element) -> Void) -> Bool {
+    guard !isClosed else { return false }
+    next(value)
+    return true
+  }
+
+  /// Tells `status` about `descriptorStatus` while this gate is open, after what it means for
+  /// the decoder: an end of file finishes an unfinished value, a truncation drops it.
+  private func tell<Decoder: ChunkDecoder>(
+    _ descriptorStatus: DescriptorStatus, decoding decoder: inout Decoder,
+    next: (Decoder.Value) -> Void, status: (DescriptorStatus) -> Void
+  ) {
+    switch descriptorStatus {
+    case .endOfFile: decoder.finish { value in emit(value, to: next) }
+    case .truncated: decoder.reset()
+    case .failed: break
+    }
+    guard !isClosed else { return }
+    status(descriptorStatus)
   }
 }
 
@@ -76,9 +63,6 @@ extension ObserverGate {
 /// closes, which releases the closure. A weak one would give the gate a side table, which
 /// LeakSanitizer reports as a leak when the program exits while the stream is subscribed (seen:
 /// `follow` stopped by SIGTERM under load).
-@usableFromInline
 final class GateReference<Value: Sendable> {
-  @usableFromInline var gate: ObserverGate<Value>?
-
-  @inlinable init() {}
+  var gate: ObserverGate<Value>?
 }

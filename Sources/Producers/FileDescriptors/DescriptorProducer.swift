@@ -29,16 +29,76 @@ import Multicast
 ///   actor after `subscribe` has returned, or, on `.sendingThread`, on the subscribing thread
 ///   before `subscribe` returns.
 public struct DescriptorProducer<Value: Sendable>: Sendable {
-  /// Starts one subscriber's reader, handing what it reads to the gate.
-  let start: @Sendable (ObserverGate<DescriptorEvent<Value>>) throws(FileDescriptorError) -> Started
+  /// Makes one subscriber's gate, on its actor, and starts its reader on it.
+  let startOnActor:
+    @Sendable (
+      isolated any Actor, @escaping (Value) -> Void, @escaping (DescriptorStatus) -> Void
+    ) throws(FileDescriptorError) -> Started
+  /// Makes one subscriber's gate, for the thread that reads, and starts its reader on it.
+  let startOnThread:
+    @Sendable (
+      @escaping @Sendable (Value) -> Void, @escaping @Sendable (DescriptorStatus) -> Void
+    ) throws(FileDescriptorError) -> Started
   /// For a regular file, what makes it read again; nil: read once.
   let refill: Producer<Void>?
 
   /// A reader started for one subscription: what lets it go, and, for a regular file, the
   /// reader to ask for passes (its first pass not yet asked for).
-  struct Started: Sendable {
+  struct Reader: Sendable {
     let disconnect: @Sendable () -> Void
-    let file: FileRefill?
+    let file: FilePasses?
+  }
+
+  /// A subscriber's reader, started, and its gate.
+  struct Started: Sendable {
+    let reader: Reader
+    let closeGate: @Sendable () -> Void
+  }
+
+  /// A stream whose readers hand over `Decoder.Chunk`s, which each subscription decodes with a
+  /// copy of `decoder` where it delivers: on its actor, or on the thread that read them.
+  ///
+  /// Generic, and called by ``FileDescriptors``' factories with their decoder's type, so that
+  /// the closures it makes, which decode and deliver each value, run specialized for it.
+  init<Decoder: ChunkDecoder>(
+    decoder: Decoder, refill: Producer<Void>?,
+    start: @escaping @Sendable (ObserverGate<DescriptorEvent<Decoder.Chunk>>)
+      throws(FileDescriptorError) -> Reader
+  ) where Decoder.Value == Value {
+    self.refill = refill
+    startOnActor = { (isolation, next, status) throws(FileDescriptorError) in
+      var decoder = decoder
+      let reference = GateReference<DescriptorEvent<Decoder.Chunk>>()
+      let gate = ObserverGate<DescriptorEvent<Decoder.Chunk>>(isolation: isolation) { event in
+        reference.gate?.deliver(event, decoding: &decoder, next: next, status: status)
+      }
+      reference.gate = gate
+      return try Self.start(start, gate)
+    }
+    startOnThread = { (next, status) throws(FileDescriptorError) in
+      var decoder = decoder
+      // Set once, before the gate is handed to the reader; the cycle it makes ends when the
+      // gate closes, as with `GateReference`. The reader's turns are one at a time, and the
+      // gate serializes its calls besides, so the decoder's state needs no lock.
+      let reference = LockedState<ObserverGate<DescriptorEvent<Decoder.Chunk>>?>(nil)
+      let gate = ObserverGate<DescriptorEvent<Decoder.Chunk>>.serializing { event in
+        reference.withLock { $0 }?.deliver(event, decoding: &decoder, next: next, status: status)
+      }
+      reference.withLock { $0 = gate }
+      return try Self.start(start, gate)
+    }
+  }
+
+  private static func start<Chunk>(
+    _ start: @Sendable (ObserverGate<DescriptorEvent<Chunk>>) throws(FileDescriptorError) -> Reader,
+    _ gate: ObserverGate<DescriptorEvent<Chunk>>
+  ) throws(FileDescriptorError) -> Started {
+    do {
+      return Started(reader: try start(gate), closeGate: { gate.close() })
+    } catch {
+      gate.close()
+      throw error
+    }
   }
 
   /// Subscribes `next` and `status` to run on the caller's actor, one call at a time and in
@@ -54,32 +114,19 @@ public struct DescriptorProducer<Value: Sendable>: Sendable {
   ///   - status: Called with end of file, a truncation or a failure, on `isolation`, after the
   ///     values before it.
   /// - Returns: The subscription, which any thread may end; dropping it does not unsubscribe.
-  @discardableResult @inlinable
+  @discardableResult
   public func subscribe(
     isolation: isolated any Actor = #isolation,
     next: @escaping (Value) -> Void,
     status: @escaping (DescriptorStatus) -> Void = { _ in }
   ) -> SendableSubscription {
-    // The gate is made here, where the caller's compiler knows `Value`: each value's delivery
-    // runs specialized (made in this module, for any `Value`, it ran generic code a line).
-    subscribe(
-      DescriptorEvent.gate(next: next, status: status, isolation: isolation), status: status,
-      isolation: isolation)
-  }
-
-  /// The actor form's connect, with the subscriber's gate made.
-  @usableFromInline
-  func subscribe(
-    _ gate: ObserverGate<DescriptorEvent<Value>>, status: @escaping (DescriptorStatus) -> Void,
-    isolation: isolated any Actor
-  ) -> SendableSubscription {
     do throws(FileDescriptorError) {
-      return try connect(gate, isolation: isolation) { file in
+      let started = try startOnActor(isolation, next, status)
+      return connect(started, isolation: isolation) { file in
         // Delivered on the subscriber's actor: read there, and handed over in the same call.
         refill?.subscribe(isolation: isolation) { file.refill(isolation: isolation) }
       }
     } catch {
-      gate.close()
       // Told after the subscription has been returned, as a later failure would be.
       let report = ObserverGate<DescriptorStatus>(isolation: isolation, status)
       Task { report.send(.failed(error)) }
@@ -115,29 +162,19 @@ public struct DescriptorProducer<Value: Sendable>: Sendable {
   ///     this returns.
   /// - Returns: The subscription, which any thread may end, `next` included; dropping it does
   ///   not unsubscribe.
-  @discardableResult @inlinable
+  @discardableResult
   public func subscribe(
     on delivery: SynchronousDelivery,
     next: @escaping @Sendable (Value) -> Void,
     status: @escaping @Sendable (DescriptorStatus) -> Void = { _ in }
   ) -> SendableSubscription {
-    // Made here, specialized, as in the actor form.
-    subscribe(DescriptorEvent.gate(next: next, status: status), status: status)
-  }
-
-  /// The `.sendingThread` form's connect, with the subscriber's gate made.
-  @usableFromInline
-  func subscribe(
-    _ gate: ObserverGate<DescriptorEvent<Value>>,
-    status: @escaping @Sendable (DescriptorStatus) -> Void
-  ) -> SendableSubscription {
     do throws(FileDescriptorError) {
-      return try connect(gate, isolation: nil) { file in
+      let started = try startOnThread(next, status)
+      return connect(started, isolation: nil) { file in
         // Read on the thread that sends the trigger, and delivered there.
         refill?.subscribe(on: .sendingThread) { file.refill(isolation: nil) }
       }
     } catch {
-      gate.close()
       status(.failed(error))
       return SendableSubscription {}
     }
@@ -149,48 +186,35 @@ public struct DescriptorProducer<Value: Sendable>: Sendable {
   ///
   /// - Parameter isolation: The actor subscriptions run on: the caller's, which the compiler
   ///   passes.
-  @inlinable
   public func stream(isolation: isolated any Actor = #isolation) -> ValueObservable<Value> {
     ValueObservable { observer in
       self.subscribe(isolation: isolation, next: observer.next).unsubscribe
     }
   }
 
-  /// The one connect of both forms: starts the reader on `gate`; for a regular file, subscribes
-  /// its refill trigger (`refilling`) before asking for the first pass, so that a change the
-  /// trigger reports from now on is read by a later pass, and the first pass reads everything
-  /// written before it; then reads the first pass here, on `isolation` (inside `subscribe`).
+  /// The one connect of both forms, once the reader has started on the subscriber's gate: for
+  /// a regular file, subscribes its refill trigger (`refilling`) before asking for the first
+  /// pass, so that a change the trigger reports from now on is read by a later pass, and the
+  /// first pass reads everything written before it; then reads the first pass here, on
+  /// `isolation` (inside `subscribe`).
   private func connect(
-    _ gate: ObserverGate<DescriptorEvent<Value>>,
+    _ started: Started,
     isolation: isolated (any Actor)?,
-    refilling: (FileRefill) -> SendableSubscription?
-  ) throws(FileDescriptorError) -> SendableSubscription {
-    let started = try start(gate)
-    guard let file = started.file else {
+    refilling: (FilePasses) -> SendableSubscription?
+  ) -> SendableSubscription {
+    let reader = started.reader
+    guard let file = reader.file else {
       return SendableSubscription {
-        gate.close()
-        started.disconnect()
+        started.closeGate()
+        reader.disconnect()
       }
     }
     let refills = refilling(file)
     file.refill(isolation: isolation)
     return SendableSubscription {
-      gate.close()
+      started.closeGate()
       refills?.unsubscribe()
-      started.disconnect()
+      reader.disconnect()
     }
-  }
-}
-
-/// A regular file's reader, as the stream asks it for passes: a closure made where the reader's
-/// type is known (``FileDescriptors``' factories), so that each pass runs specialized for its
-/// decoder. Through a protocol, a generic reader's witness ran unspecialized: a look-up of
-/// generic metadata for every line (the lines benchmark went from 94 to 137 ns a line).
-struct FileRefill: Sendable {
-  let read: @Sendable (isolated (any Actor)?) -> Void
-
-  /// Reads what was appended, on the calling thread (see ``FilePasses/refill(isolation:)``).
-  func refill(isolation: isolated (any Actor)?) {
-    read(isolation)
   }
 }

@@ -90,7 +90,7 @@ public enum FileDescriptors {
     ownership: DescriptorOwnership,
     refill: Producer<Void>? = nil
   ) throws(FileDescriptorError) -> DescriptorProducer<[UInt8]> {
-    try reading(fd, ownership: ownership, refill: refill, chunkSize: 65_536) { ByteChunks() }
+    try reading(fd, ownership: ownership, refill: refill) { _ in WholeChunks() }
   }
 
   /// A stream of the lines of text read from `fd`.
@@ -125,8 +125,8 @@ public enum FileDescriptors {
     } catch {
       throw .maximumLineLengthNotPositive(maximumLineLength)
     }
-    return try reading(fd, ownership: ownership, refill: refill, chunkSize: 65_536) {
-      LineDecoder(splitter: splitter)
+    return try reading(fd, ownership: ownership, refill: refill) { endOfFileIsFinal in
+      LineDecoder(splitter: splitter, endOfFileIsFinal: endOfFileIsFinal)
     }
   }
 
@@ -201,34 +201,33 @@ public enum FileDescriptors {
   }
 
   /// A reading stream of `fd`: validates `fd`, and returns the stream whose subscriptions each
-  /// start a reader of their own (of the stream's descriptor, or a duplicate), handing what it
-  /// reads to the subscriber's gate, following a regular file when `refill` is given.
+  /// start a reader of their own (of the stream's descriptor, or a duplicate), which hands the
+  /// bytes it reads, 64 KiB a turn at most, to the subscriber's gate, following a regular file
+  /// when `refill` is given. Each subscription decodes them where it delivers, with a decoder
+  /// made by `decoder`, which is told whether an end of file is final (not a followed file's).
   private static func reading<Decoder: ChunkDecoder>(
     _ fd: Int32,
     ownership: DescriptorOwnership,
     refill: Producer<Void>?,
-    chunkSize: Int,
-    decoder: @escaping @Sendable () -> Decoder
-  ) throws(FileDescriptorError) -> DescriptorProducer<Decoder.Value> {
+    decoder: (_ endOfFileIsFinal: Bool) -> Decoder
+  ) throws(FileDescriptorError) -> DescriptorProducer<Decoder.Value>
+  where Decoder.Chunk == [UInt8] {
     try validate(fd, direction: O_WRONLY, error: .notReadable(fd))
     let holder = DescriptorHolder(fd: fd, ownership: ownership)
     let isRegular = (try? System.status(fd).get()).map(System.isRegular) ?? false
-    let following = refill != nil
+    let chunkSize = 65_536
     return DescriptorProducer(
+      decoder: decoder(!(isRegular && refill != nil)), refill: refill,
       start: { (gate) throws(FileDescriptorError) in
         let acquired = try holder.acquire().get()
         guard isRegular else {
           let reader = SourceReader(
-            holder: holder, fd: acquired, decoder: decoder(), chunkSize: chunkSize,
-            observer: gate)
+            holder: holder, fd: acquired, chunkSize: chunkSize, observer: gate)
           return .init(disconnect: reader.disconnect, file: nil)
         }
-        let reader = FilePasses(
-          holder: holder, fd: acquired, decoder: decoder(), chunkSize: chunkSize, observer: gate,
-          following: following)
-        return .init(
-          disconnect: reader.disconnect, file: FileRefill { reader.refill(isolation: $0) })
-      }, refill: refill)
+        let reader = FilePasses(holder: holder, fd: acquired, chunkSize: chunkSize, observer: gate)
+        return .init(disconnect: reader.disconnect, file: reader)
+      })
   }
 
   /// A readiness stream of `fd`: validates `fd`, and returns the stream whose subscriptions
@@ -243,11 +242,12 @@ public enum FileDescriptors {
     try validate(fd, direction: wrong, error: error)
     let holder = DescriptorHolder(fd: fd, ownership: ownership)
     return DescriptorProducer(
+      decoder: WholeChunks<Int>(), refill: nil,
       start: { (gate) throws(FileDescriptorError) in
         let acquired = try holder.acquire().get()
         let watcher = ReadinessWatcher(
           holder: holder, fd: acquired, events: events, observer: gate)
         return .init(disconnect: watcher.disconnect, file: nil)
-      }, refill: nil)
+      })
   }
 }

@@ -24,15 +24,13 @@ import Multicast
 /// takes turns with the other work of the subscriber's actor and is never read ahead of it. A
 /// refill asked for during a pass makes the pass read on to the new end.
 /// A `/proc` or `/sys` file is never taken for truncated (``FileReader`` says why).
-final class FilePasses<Decoder: ChunkDecoder>: Sendable {
-  private let reader: DescriptorReader<Decoder.Value, Pass>
-  // The most bytes one turn reads: the most that one turn decodes and delivers.
+final class FilePasses: Sendable {
+  private let reader: DescriptorReader<[UInt8], Pass>
+  // The most bytes one turn reads and hands over.
   private let chunkSize: Int
-  private let following: Bool
 
   /// The state of the passes, reached in the reader's turns.
   private struct Pass: Sendable {
-    var decoder: Decoder
     /// Reads the file, and keeps the position.
     var file: FileReader
     // Whether a pass is under way (a turn, or a delivery with a turn to come or with the end
@@ -49,7 +47,7 @@ final class FilePasses<Decoder: ChunkDecoder>: Sendable {
 
   /// What a turn found, in order.
   private enum Piece {
-    case values([Decoder.Value])
+    case values([[UInt8]])
     case status(DescriptorStatus)
   }
 
@@ -66,21 +64,16 @@ final class FilePasses<Decoder: ChunkDecoder>: Sendable {
   /// Takes over `fd`, a descriptor acquired from `holder`, which the reader now owns; the first
   /// pass waits for the first refill, which the stream asks for once it has subscribed to its
   /// refill trigger (so that a write right after the first pass read is never missed: its
-  /// trigger comes after the subscription). `following` keeps an unfinished last line for the
-  /// next pass instead of flushing it at end of file.
+  /// trigger comes after the subscription).
   init(
     holder: DescriptorHolder,
     fd: Int32,
-    decoder: Decoder,
     chunkSize: Int,
-    observer: ObserverGate<DescriptorEvent<Decoder.Value>>,
-    following: Bool
+    observer: ObserverGate<DescriptorEvent<[UInt8]>>
   ) {
     self.chunkSize = chunkSize
-    self.following = following
     reader = DescriptorReader(
-      holder: holder, fd: fd, state: Pass(decoder: decoder, file: FileReader(descriptor: fd)),
-      observer: observer)
+      holder: holder, fd: fd, state: Pass(file: FileReader(descriptor: fd)), observer: observer)
   }
 
   /// Ends the subscription (see ``DescriptorReader/disconnect()``).
@@ -181,28 +174,19 @@ final class FilePasses<Decoder: ChunkDecoder>: Sendable {
   }
 
   /// Reads on, in one turn, with the file's ``FileReader``, until the file's end (`.end`: the
-  /// pass ends once its values are handed over; another begins at once if one was asked for)
-  /// or until about one chunk of bytes has completed values (`.turn`: the pass goes on in a
-  /// later turn). A file truncated or rewritten since the last read is read again from its
+  /// pass ends once its bytes are handed over; another begins at once if one was asked for)
+  /// or until it has read about one chunk of bytes (`.turn`: the pass goes on in a later
+  /// turn). A file truncated or rewritten since the last read is read again from its
   /// start, after a `.truncated` status. A change costs one `pread`.
   private func readOn(_ pass: inout Pass, _ pieces: inout [Piece]) -> Next {
-    var values: [Decoder.Value] = []
+    var values: [[UInt8]] = []
     while true {
       let found = pass.file.read(upTo: chunkSize) { chunk in
         pass.readSomething = true
-        pass.decoder.decode(chunk) {
-          values.append($0)
-          return true
-        }
+        values.append([UInt8](chunk))
       }
       switch found {
       case .success(.endOfFile):
-        if !following {
-          pass.decoder.flush {
-            values.append($0)
-            return true
-          }
-        }
         Self.handOver(&values, to: &pieces)
         if pass.readSomething || !pass.reportedEnd {
           pass.reportedEnd = true
@@ -212,14 +196,11 @@ final class FilePasses<Decoder: ChunkDecoder>: Sendable {
         pass.passAgain = false
         beginPass(&pass)
       case .success(.more):
-        // A chunk's worth that completed nothing (part of a long line) is read on at once.
-        if values.isEmpty { continue }
         Self.handOver(&values, to: &pieces)
         return .turn
       case .success(.truncated):
         // Truncated, or rewritten: from the start again.
         Self.handOver(&values, to: &pieces)
-        pass.decoder.reset()
         pieces.append(.status(.truncated))
       case .failure(let errno):
         pass.isPassing = false
@@ -231,8 +212,8 @@ final class FilePasses<Decoder: ChunkDecoder>: Sendable {
     }
   }
 
-  /// Moves the values decoded so far, if any, to the pieces of the turn.
-  private static func handOver(_ values: inout [Decoder.Value], to pieces: inout [Piece]) {
+  /// Moves the chunks read so far, if any, to the pieces of the turn.
+  private static func handOver(_ values: inout [[UInt8]], to pieces: inout [Piece]) {
     if !values.isEmpty { pieces.append(.values(values)) }
     values = []
   }

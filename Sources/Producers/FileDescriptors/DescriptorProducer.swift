@@ -62,7 +62,8 @@ public struct DescriptorProducer<Value: Sendable>: Sendable {
   /// the closures it makes, which decode and deliver each value, run specialized for it.
   init<Decoder: ChunkDecoder>(
     decoder: Decoder, refill: Producer<Void>?,
-    start: @escaping @Sendable (ObserverGate<DescriptorEvent<Decoder.Chunk>>)
+    start:
+      @escaping @Sendable (ObserverGate<DescriptorEvent<Decoder.Chunk>>)
       throws(FileDescriptorError) -> Reader
   ) where Decoder.Value == Value {
     self.refill = refill
@@ -89,6 +90,7 @@ public struct DescriptorProducer<Value: Sendable>: Sendable {
     }
   }
 
+  /// Starts a reader on `gate` with `start`; closes the gate when it cannot start.
   private static func start<Chunk>(
     _ start: @Sendable (ObserverGate<DescriptorEvent<Chunk>>) throws(FileDescriptorError) -> Reader,
     _ gate: ObserverGate<DescriptorEvent<Chunk>>

@@ -47,7 +47,7 @@ final class SourceReader: Sendable {
   private enum Outcome {
     // The bytes of each read to deliver (perhaps none), then the next turn, once the
     // descriptor is readable (at once if it has more).
-    case values([[UInt8]])
+    case chunks([[UInt8]])
     case endOfFile([[UInt8]])
     case failed([[UInt8]], Errno)
   }
@@ -59,38 +59,38 @@ final class SourceReader: Sendable {
   private func readTurn() {
     let chunkSize = self.chunkSize
     let outcome = reader.withTurn { fd, _ -> Outcome in
-      var values: [[UInt8]] = []
+      var chunks: [[UInt8]] = []
       var bytesRead = 0
       return withUnsafeTemporaryAllocation(byteCount: chunkSize, alignment: 1) { buffer in
         while true {
-          guard System.isReady(fd, for: Int16(POLLIN)) else { return .values(values) }
+          guard System.isReady(fd, for: Int16(POLLIN)) else { return .chunks(chunks) }
           let room = chunkSize - bytesRead
           switch System.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<room])) {
           case .success(0):
-            return .endOfFile(values)
+            return .endOfFile(chunks)
           case .success(let count):
-            values.append([UInt8](UnsafeRawBufferPointer(rebasing: buffer[..<count])))
+            chunks.append([UInt8](UnsafeRawBufferPointer(rebasing: buffer[..<count])))
             bytesRead += count
-            if bytesRead >= chunkSize { return .values(values) }
+            if bytesRead >= chunkSize { return .chunks(chunks) }
           case .failure(let errno) where errno.rawValue == EAGAIN || errno.rawValue == EWOULDBLOCK:
-            return .values(values)
+            return .chunks(chunks)
           case .failure(let errno):
-            return .failed(values, errno)
+            return .failed(chunks, errno)
           }
         }
       }
     }
     switch outcome {
     case nil: return
-    case .values(let values)?:
-      if values.isEmpty { return waitForData() }
-      reader.deliver(values, then: waitForData)
-    case .endOfFile(let values)?:
-      if !values.isEmpty { reader.deliver(values) }
+    case .chunks(let chunks)?:
+      if chunks.isEmpty { return waitForData() }
+      reader.deliver(chunks, then: waitForData)
+    case .endOfFile(let chunks)?:
+      if !chunks.isEmpty { reader.deliver(chunks) }
       reader.report(.endOfFile)
       reader.end()
-    case .failed(let values, let errno)?:
-      if !values.isEmpty { reader.deliver(values) }
+    case .failed(let chunks, let errno)?:
+      if !chunks.isEmpty { reader.deliver(chunks) }
       reader.report(.failed(.readFailed(reader.holder.fd, errno)))
       reader.end()
     }

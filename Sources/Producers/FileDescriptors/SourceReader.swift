@@ -53,9 +53,11 @@ final class SourceReader: Sendable {
   }
 
   /// One turn, on the poller's thread: reads while a read would not block, up to one chunk of
-  /// bytes, and hands them to the subscriber; the next turn follows their delivery.
-  /// Dispatch on Linux signals new data only once, so the turns go on until the descriptor has
-  /// nothing more: bytes left behind would never be announced again.
+  /// bytes, and hands them to the subscriber; the next turn follows their delivery. A read that
+  /// returns less than it asked for found the descriptor drained for now (a pipe or a socket
+  /// returns what it holds; a terminal, a line), so the turn ends there, with no `poll` to
+  /// learn it: the poller's waits are level-triggered, so bytes that arrived since are
+  /// announced at once when the next turn's wait begins.
   private func readTurn() {
     let chunkSize = self.chunkSize
     let outcome = reader.withTurn { fd, _ -> Outcome in
@@ -71,7 +73,7 @@ final class SourceReader: Sendable {
           case .success(let count):
             chunks.append([UInt8](UnsafeRawBufferPointer(rebasing: buffer[..<count])))
             bytesRead += count
-            if bytesRead >= chunkSize { return .chunks(chunks) }
+            if count < room || bytesRead >= chunkSize { return .chunks(chunks) }
           case .failure(let errno) where errno.rawValue == EAGAIN || errno.rawValue == EWOULDBLOCK:
             return .chunks(chunks)
           case .failure(let errno):

@@ -1,15 +1,15 @@
 import IndefiniteObservable
 import Multicast
 
-/// One call of a descriptor stream's gate: the chunks of one turn of its reader, with what to
-/// do once the subscriber has their values and a status that follows them, or a status.
+/// One call of a descriptor stream's gate: the chunk of one turn of its reader, with what to
+/// do once the subscriber has its values and a status that follows them, or a status.
 enum DescriptorEvent<Chunk: Sendable>: Sendable {
-  case values([Chunk], then: (@Sendable () -> Void)?, status: DescriptorStatus? = nil)
+  case chunk(Chunk, then: (@Sendable () -> Void)?, status: DescriptorStatus? = nil)
   case status(DescriptorStatus)
 }
 
 extension ObserverGate {
-  /// Decodes the chunks of `event` with `decoder` and calls `next` with their values one by one
+  /// Decodes the chunk of `event` with `decoder` and calls `next` with its values one by one
   /// while this gate is open (a subscriber may unsubscribe in the middle of a chunk), then tells
   /// `status` the status that follows them, and calls the continuation if the gate still is
   /// open; or tells `status` the event's status.
@@ -18,11 +18,9 @@ extension ObserverGate {
     next: (Decoder.Value) -> Void, status: (DescriptorStatus) -> Void
   ) where Value == DescriptorEvent<Decoder.Chunk> {
     switch event {
-    case .values(let chunks, let then, let following):
-      for chunk in chunks {
-        decoder.decode(chunk) { value in emit(value, to: next) }
-        guard !isClosed else { return }
-      }
+    case .chunk(let chunk, let then, let following):
+      decoder.decode(chunk) { value in emit(value, to: next) }
+      guard !isClosed else { return }
       if let following {
         tell(following, decoding: &decoder, next: next, status: status)
       }

@@ -5,17 +5,18 @@ import Synchronization
 
 /// What every reader of a descriptor stream owns for one subscription: its descriptor (the
 /// stream's own, or a duplicate, see ``DescriptorHolder``), the reader's state, its subscriber
-/// behind an `ObserverGate` (bound to the subscriber's actor, or, on `.sendingThread`,
-/// a `@Sendable` one that runs on the reading thread), and the steps that end it.
+/// behind an `ObserverGate` (bound to the subscriber's actor, or, on `.sendingThread`, one
+/// that runs on the reading thread, a call at a time), and the steps that end it.
 /// The readers built on it (``SourceReader``, ``FilePasses``, ``ReadinessWatcher``) only read.
 ///
 /// No queue of its own: a read runs on the thread that learned the descriptor has something
 /// (the ``DescriptorPoller``'s thread, or the thread that asked a regular file for a refill),
-/// and its values go from there to the subscriber's actor: one thread switch (none on
+/// and its chunk goes from there to the subscriber's actor, where it becomes values (see
+/// ``ChunkDecoder``): one thread switch (none on
 /// `.sendingThread`, where the gate calls the subscriber on that thread). The reads are
 /// turns, one at a time, each inside ``withTurn(_:)``, which holds the reader's lock: so the
-/// reader's state (a decoder, a file position) needs no confinement of its own, and ``end()``
-/// never closes the descriptor under a read. A reader hands over the values of one turn with
+/// reader's state (a file position) needs no confinement of its own, and ``end()``
+/// never closes the descriptor under a read. A reader hands over the chunk of one turn with
 /// ``deliver(_:then:status:isolation:)``, and asks for its next turn only in the continuation, which
 /// runs once the subscriber has received them (the gate runs it on the actor, after the
 /// values): so a reader never reads ahead of a busy actor, holds one chunk at a time, and takes
@@ -31,12 +32,12 @@ import Synchronization
 /// `Sendable`, checked: its mutable state is in a `LockedState`, the gate and the flag are
 /// thread-safe, the rest is immutable. (It is the readers' one proof: the readers compose it,
 /// and none of them makes a claim of its own.)
-final class DescriptorReader<Value: Sendable, State: Sendable>: Sendable {
+final class DescriptorReader<Chunk: Sendable, State: Sendable>: Sendable {
   /// The stream's descriptor, which the subscription's descriptor is (or duplicates).
   let holder: DescriptorHolder
   /// The descriptor this reader reads, and gives back (see ``DescriptorHolder/giveBack(_:)``).
   let fd: Int32
-  private let observer: ObserverGate<DescriptorEvent<Value>>
+  private let observer: ObserverGate<DescriptorEvent<Chunk>>
   private let isDisconnected = Atomic(false)
   private let state: LockedState<Turns>
 
@@ -58,7 +59,7 @@ final class DescriptorReader<Value: Sendable, State: Sendable>: Sendable {
   /// ``DescriptorEvent/gate(next:status:)``); `state` is the reader's, reached in its turns.
   init(
     holder: DescriptorHolder, fd: Int32, state: State,
-    observer: ObserverGate<DescriptorEvent<Value>>
+    observer: ObserverGate<DescriptorEvent<Chunk>>
   ) {
     self.holder = holder
     self.fd = fd
@@ -88,20 +89,20 @@ final class DescriptorReader<Value: Sendable, State: Sendable>: Sendable {
     return result
   }
 
-  /// Hands `values` to the subscriber, on its actor, in order; then, unless the subscription
+  /// Hands `chunk` to the subscriber, on its actor, in order; then, unless the subscription
   /// ended meanwhile, runs `then` on that actor. False once the subscription has ended. Sent
   /// from the subscriber's actor (`isolation`, which the compiler passes, or, with none, the
   /// main thread for the main actor: ``ObserverGate/sendFromCurrentThread(_:)``), they are
   /// delivered before this returns; from elsewhere, in a turn of that actor.
   ///
-  /// A `status` is reported after the values, in the same delivery: a turn that read to the end
-  /// of a file says so with its values, in one call of the gate.
+  /// A `status` is reported after the chunk's values, in the same delivery: a turn that read to
+  /// the end of a file says so with its bytes, in one call of the gate.
   @discardableResult
   func deliver(
-    _ values: [Value], then: (@Sendable () -> Void)? = nil, status: DescriptorStatus? = nil,
+    _ chunk: Chunk, then: (@Sendable () -> Void)? = nil, status: DescriptorStatus? = nil,
     isolation: isolated (any Actor)? = #isolation
   ) -> Bool {
-    send(.values(values, then: then, status: status))
+    send(.chunk(chunk, then: then, status: status))
   }
 
   /// Reports a status to the subscriber, on its actor, after the values handed over before
@@ -115,7 +116,7 @@ final class DescriptorReader<Value: Sendable, State: Sendable>: Sendable {
   /// once.
   @discardableResult
   private func send(
-    _ event: DescriptorEvent<Value>, isolation: isolated (any Actor)? = #isolation
+    _ event: DescriptorEvent<Chunk>, isolation: isolated (any Actor)? = #isolation
   ) -> Bool {
     isolation == nil ? observer.sendFromCurrentThread(event) : observer.send(event)
   }
@@ -162,14 +163,14 @@ final class DescriptorReader<Value: Sendable, State: Sendable>: Sendable {
   /// or in the call) gives the descriptor back, closing it, only once the call has returned,
   /// so the call never uses a closed descriptor, nor another file given its number since.
   /// Nothing is delivered once the reader has ended.
-  func deliverUsingDescriptor(_ values: [Value], then: (@Sendable () -> Void)?) {
+  func deliverUsingDescriptor(_ chunk: Chunk, then: (@Sendable () -> Void)?) {
     let lent = state.withLock { turns -> Bool in
       guard !turns.isEnding else { return false }
       turns.isLent = true
       return true
     }
     guard lent else { return }
-    observer.send(.values(values, then: then))
+    observer.send(.chunk(chunk, then: then))
     let givesBack = state.withLock { turns -> Bool in
       turns.isLent = false
       defer { turns.givesBackAfterCall = false }

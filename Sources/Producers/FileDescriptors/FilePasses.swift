@@ -36,8 +36,8 @@ final class FilePasses: Sendable {
     // Whether a pass is under way (a turn, or a delivery with a turn to come or with the end
     // of the pass to come), and whether another was asked for meanwhile: it starts when this
     // one ends, and checks the file again (it may have been truncated behind the position this
-    // pass reads from). A pass ends only after its last chunks are handed over, so a pass
-    // begun on another thread never hands its chunks over before them.
+    // pass reads from). A pass ends only after its last bytes are handed over, so a pass
+    // begun on another thread never hands its bytes over before them.
     var isPassing = false
     var passAgain = false
     var readSomething = false
@@ -47,7 +47,7 @@ final class FilePasses: Sendable {
 
   /// What a turn found, in order.
   private enum Piece {
-    case chunks([[UInt8]])
+    case chunk([UInt8])
     case status(DescriptorStatus)
   }
 
@@ -139,7 +139,7 @@ final class FilePasses: Sendable {
     var index = pieces.startIndex
     while index < pieces.endIndex {
       switch pieces[index] {
-      case .chunks(let chunks):
+      case .chunk(let chunk):
         // Values followed by a status (the end of the file, most often) go in one delivery.
         var status: DescriptorStatus?
         if index + 1 < pieces.endIndex, case .status(let following) = pieces[index + 1] {
@@ -147,7 +147,7 @@ final class FilePasses: Sendable {
           index += 1
         }
         let isLast = index == pieces.count - 1
-        reader.deliver(chunks, then: next == .turn && isLast ? continuePass : nil, status: status)
+        reader.deliver(chunk, then: next == .turn && isLast ? continuePass : nil, status: status)
       case .status(let status): reader.report(status)
       }
       index += 1
@@ -179,15 +179,16 @@ final class FilePasses: Sendable {
   /// turn). A file truncated or rewritten since the last read is read again from its
   /// start, after a `.truncated` status. A change costs one `pread`.
   private func readOn(_ pass: inout Pass, _ pieces: inout [Piece]) -> Next {
-    var chunks: [[UInt8]] = []
+    // The bytes read since the last hand-over: one chunk, however many reads made it.
+    var chunk: [UInt8] = []
     while true {
-      let found = pass.file.read(upTo: chunkSize) { chunk in
+      let found = pass.file.read(upTo: chunkSize) { bytes in
         pass.readSomething = true
-        chunks.append([UInt8](chunk))
+        chunk.append(contentsOf: bytes)
       }
       switch found {
       case .success(.endOfFile):
-        Self.handOver(&chunks, to: &pieces)
+        Self.handOver(&chunk, to: &pieces)
         if pass.readSomething || !pass.reportedEnd {
           pass.reportedEnd = true
           pieces.append(.status(.endOfFile))
@@ -196,25 +197,25 @@ final class FilePasses: Sendable {
         pass.passAgain = false
         beginPass(&pass)
       case .success(.more):
-        Self.handOver(&chunks, to: &pieces)
+        Self.handOver(&chunk, to: &pieces)
         return .turn
       case .success(.truncated):
         // Truncated, or rewritten: from the start again.
-        Self.handOver(&chunks, to: &pieces)
+        Self.handOver(&chunk, to: &pieces)
         pieces.append(.status(.truncated))
       case .failure(let errno):
         pass.isPassing = false
         pass.hasFailed = true
-        Self.handOver(&chunks, to: &pieces)
+        Self.handOver(&chunk, to: &pieces)
         pieces.append(.status(.failed(.readFailed(reader.holder.fd, errno))))
         return Next.none
       }
     }
   }
 
-  /// Moves the chunks read so far, if any, to the pieces of the turn.
-  private static func handOver(_ chunks: inout [[UInt8]], to pieces: inout [Piece]) {
-    if !chunks.isEmpty { pieces.append(.chunks(chunks)) }
-    chunks = []
+  /// Moves the bytes read so far, if any, to the pieces of the turn.
+  private static func handOver(_ chunk: inout [UInt8], to pieces: inout [Piece]) {
+    if !chunk.isEmpty { pieces.append(.chunk(chunk)) }
+    chunk = []
   }
 }

@@ -44,7 +44,7 @@ final class ReadinessWatcher: Sendable {
   private func ready() {
     let events = self.events
     guard let estimate = reader.withTurn({ fd, _ in Self.estimate(fd, events) }) else { return }
-    reader.deliverUsingDescriptor([estimate], then: waitForReadiness)
+    reader.deliverUsingDescriptor(estimate, then: waitForReadiness)
   }
 
   /// For a readable descriptor, the bytes that a read would return now (`FIONREAD`; 0 at end of

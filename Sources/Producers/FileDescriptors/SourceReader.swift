@@ -45,54 +45,48 @@ final class SourceReader: Sendable {
 
   /// What one turn found.
   private enum Outcome {
-    // The bytes of each read to deliver (perhaps none), then the next turn, once the
-    // descriptor is readable (at once if it has more).
-    case chunks([[UInt8]])
-    case endOfFile([[UInt8]])
-    case failed([[UInt8]], Errno)
+    // Nothing to read now: the next turn, once the descriptor is readable.
+    case nothing
+    // The bytes of a read, then the next turn, once the descriptor is readable (at once if it
+    // has more).
+    case chunk([UInt8])
+    case endOfFile
+    case failed(Errno)
   }
 
-  /// One turn, on the poller's thread: reads while a read would not block, up to one chunk of
-  /// bytes, and hands them to the subscriber; the next turn follows their delivery. A read that
-  /// returns less than it asked for found the descriptor drained for now (a pipe or a socket
-  /// returns what it holds; a terminal, a line), so the turn ends there, with no `poll` to
-  /// learn it: the poller's waits are level-triggered, so bytes that arrived since are
+  /// One turn, on the poller's thread: one read, of up to one chunk of bytes, if a read would
+  /// not block, and its bytes handed to the subscriber; the next turn follows their delivery.
+  /// A read that returns less than it asked for found the descriptor drained for now (a pipe or
+  /// a socket returns what it holds; a terminal, a line), and one that returns a whole chunk is
+  /// as much as a turn takes, so the turn ends there either way, with no `poll` to learn whether
+  /// more is there: the poller's waits are level-triggered, so bytes that arrived since are
   /// announced at once when the next turn's wait begins.
   private func readTurn() {
     let chunkSize = self.chunkSize
     let outcome = reader.withTurn { fd, _ -> Outcome in
-      var chunks: [[UInt8]] = []
-      var bytesRead = 0
+      // A descriptor that blocks (another subscription read what the poller saw) is not read.
+      guard System.isReady(fd, for: Int16(POLLIN)) else { return .nothing }
       return withUnsafeTemporaryAllocation(byteCount: chunkSize, alignment: 1) { buffer in
-        while true {
-          guard System.isReady(fd, for: Int16(POLLIN)) else { return .chunks(chunks) }
-          let room = chunkSize - bytesRead
-          switch System.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<room])) {
-          case .success(0):
-            return .endOfFile(chunks)
-          case .success(let count):
-            chunks.append([UInt8](UnsafeRawBufferPointer(rebasing: buffer[..<count])))
-            bytesRead += count
-            if count < room || bytesRead >= chunkSize { return .chunks(chunks) }
-          case .failure(let errno) where errno.rawValue == EAGAIN || errno.rawValue == EWOULDBLOCK:
-            return .chunks(chunks)
-          case .failure(let errno):
-            return .failed(chunks, errno)
-          }
+        switch System.read(fd, into: buffer) {
+        case .success(0):
+          return .endOfFile
+        case .success(let count):
+          return .chunk([UInt8](UnsafeRawBufferPointer(rebasing: buffer[..<count])))
+        case .failure(let errno) where errno.rawValue == EAGAIN || errno.rawValue == EWOULDBLOCK:
+          return .nothing
+        case .failure(let errno):
+          return .failed(errno)
         }
       }
     }
     switch outcome {
     case nil: return
-    case .chunks(let chunks)?:
-      if chunks.isEmpty { return waitForData() }
-      reader.deliver(chunks, then: waitForData)
-    case .endOfFile(let chunks)?:
-      if !chunks.isEmpty { reader.deliver(chunks) }
+    case .nothing?: waitForData()
+    case .chunk(let chunk)?: reader.deliver(chunk, then: waitForData)
+    case .endOfFile?:
       reader.report(.endOfFile)
       reader.end()
-    case .failed(let chunks, let errno)?:
-      if !chunks.isEmpty { reader.deliver(chunks) }
+    case .failed(let errno)?:
       reader.report(.failed(.readFailed(reader.holder.fd, errno)))
       reader.end()
     }

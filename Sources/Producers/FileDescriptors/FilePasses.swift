@@ -118,7 +118,7 @@ final class FilePasses: Sendable {
     }
   }
 
-  /// Runs `body` with room for `capacity` pieces: 2 for a turn that reads (its values, then
+  /// Runs `body` with room for `capacity` pieces: 2 for a turn that reads (its chunk, then
   /// the end of the file, in one allocation), none for the end of a pass, which nearly always
   /// finds nothing.
   private func run(
@@ -140,7 +140,7 @@ final class FilePasses: Sendable {
     while index < pieces.endIndex {
       switch pieces[index] {
       case .chunk(let chunk):
-        // Values followed by a status (the end of the file, most often) go in one delivery.
+        // A chunk followed by a status (the end of the file, most often) goes in one delivery.
         var status: DescriptorStatus?
         if index + 1 < pieces.endIndex, case .status(let following) = pieces[index + 1] {
           status = following

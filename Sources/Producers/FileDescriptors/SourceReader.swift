@@ -14,7 +14,7 @@ import Multicast
 ///
 /// Reading goes in turns, on the ``DescriptorPoller``'s thread, which has just seen the
 /// descriptor readable: one thread switch from there to the subscriber's actor. Each turn reads
-/// while `poll` says a read would not block, up to one chunk's worth of bytes, and hands them
+/// once, if `poll` says a read would not block, up to one chunk's worth of bytes, and hands them
 /// to the subscriber's actor; the next turn is asked for once the subscriber has
 /// received them (``DescriptorReader/deliver(_:then:status:isolation:)``), so a busy actor is never
 /// read ahead of. The turns stop at end of file (reported) or at a failure (reported). (Not

@@ -32,42 +32,56 @@
 
     /// The watch descriptor that every event names, or nil (no event, or several watches).
     var onlyWatch: Int32? {
-      var watch: Int32?
-      var offset = 0
-      while offset + Self.headerSize <= raw.count {
-        let this = raw.loadUnaligned(fromByteOffset: offset, as: Int32.self)
-        if let watch, watch != this { return nil }
-        watch = this
-        offset += Self.headerSize + Self.nameLength(in: raw, at: offset)
-      }
-      return watch
+      guard raw.count >= Self.headerSize else { return nil }
+      let first = watch(at: 0)
+      return firstEvent { offset, _ in watch(at: offset) != first } == nil ? first : nil
     }
 
     /// Whether the first half of a rename (`IN_MOVED_FROM`) is here without its second half
     /// (`IN_MOVED_TO`, with the same cookie): read between the two, or a move to a directory
     /// not watched.
     var hasHalfOfARename: Bool {
-      var offset = 0
-      while offset + Self.headerSize <= raw.count {
-        let next = offset + Self.headerSize + Self.nameLength(in: raw, at: offset)
-        if mask(at: offset) & UInt32(IN_MOVED_FROM) != 0,
-          !has(UInt32(IN_MOVED_TO), cookie: cookie(at: offset), from: next)
-        {
-          return true
+      firstEvent { offset, next in
+        guard mask(at: offset) & UInt32(IN_MOVED_FROM) != 0 else { return false }
+        let cookie = cookie(at: offset)
+        let secondHalf = firstEvent(from: next) { offset, _ in
+          mask(at: offset) & UInt32(IN_MOVED_TO) != 0 && self.cookie(at: offset) == cookie
         }
-        offset = next
-      }
-      return false
+        return secondHalf == nil
+      } != nil
     }
 
-    /// Whether an event of `mask` with `cookie` is here, at `offset` or after it.
-    private func has(_ mask: UInt32, cookie: UInt32, from offset: Int) -> Bool {
-      var offset = offset
+    /// The events before the first one whose mask has any of `mask`, and those after it; nil
+    /// when none has.
+    func split(atFirst mask: UInt32) -> (before: InotifyEvents, after: InotifyEvents)? {
+      guard
+        let (offset, next) = firstEvent(where: { offset, _ in self.mask(at: offset) & mask != 0 })
+      else { return nil }
+      return (
+        InotifyEvents(raw: UnsafeRawBufferPointer(rebasing: raw[..<offset])),
+        InotifyEvents(raw: UnsafeRawBufferPointer(rebasing: raw[Swift.min(next, raw.count)...]))
+      )
+    }
+
+    /// The first event, from the one at `start` on, for which `found` is true, given its offset
+    /// and the next event's: its offset and the next one's. Reads headers only (no name is
+    /// decoded), for the checks of a whole read.
+    @inline(__always)
+    private func firstEvent(
+      from start: Int = 0, where found: (_ offset: Int, _ next: Int) -> Bool
+    ) -> (offset: Int, next: Int)? {
+      var offset = start
       while offset + Self.headerSize <= raw.count {
-        if self.mask(at: offset) & mask != 0, self.cookie(at: offset) == cookie { return true }
-        offset += Self.headerSize + Self.nameLength(in: raw, at: offset)
+        let next = offset + Self.headerSize + Self.nameLength(in: raw, at: offset)
+        if found(offset, next) { return (offset, next) }
+        offset = next
       }
-      return false
+      return nil
+    }
+
+    /// The watch descriptor of the event at `offset`.
+    private func watch(at offset: Int) -> Int32 {
+      raw.loadUnaligned(fromByteOffset: offset, as: Int32.self)
     }
 
     /// The mask of the event at `offset`.
@@ -78,24 +92,6 @@
     /// The cookie of the event at `offset`.
     private func cookie(at offset: Int) -> UInt32 {
       raw.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self)
-    }
-
-    /// The events before the first one whose mask has any of `mask`, and those after it; nil
-    /// when none has.
-    func split(atFirst mask: UInt32) -> (before: InotifyEvents, after: InotifyEvents)? {
-      var offset = 0
-      while offset + Self.headerSize <= raw.count {
-        let next = offset + Self.headerSize + Self.nameLength(in: raw, at: offset)
-        if self.mask(at: offset) & mask != 0 {
-          let end = Swift.min(next, raw.count)
-          return (
-            InotifyEvents(raw: UnsafeRawBufferPointer(rebasing: raw[..<offset])),
-            InotifyEvents(raw: UnsafeRawBufferPointer(rebasing: raw[end...]))
-          )
-        }
-        offset = next
-      }
-      return nil
     }
 
     /// The length of the name of the event at `offset` (padding included).

@@ -37,7 +37,7 @@ int main(int argc, char **argv) {
     if (strcmp(argv[i], "--same") == 0) same = atoi(argv[i + 1]);
   }
   if (distinct > 512) distinct = 512;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  int fd = open(path, O_RDONLY | O_CLOEXEC | 01000000);  // O_NOATIME, as follow opens it
   off_t offset = lseek(fd, 0, SEEK_END);
   int in = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
   inotify_add_watch(in, path, IN_MODIFY | IN_ATTRIB);

@@ -638,6 +638,12 @@ import Producers
 
   /// Opens `path` to read it, waiting for nothing; the descriptor, or -1 with `errno` set.
   ///
+  /// The file is read without stamping its access time (`O_NOATIME`) where the system allows
+  /// it: a file of the user's, or any file for root. Under `relatime`, the default mount
+  /// option, every read of a file written since the one before stamps it, so following a log
+  /// wrote its inode back at each line. For a file of another user the system refuses
+  /// (`EPERM`), and the file is opened as `tail` opens it.
+  ///
   /// A named pipe is opened for reading and writing (Linux opens a pipe so at once, with no
   /// writer), so it never reads as ended between two writers: the next writer's lines come
   /// after the last one's, as `tail -F` prints them, and a writer always finds a reader. (Read
@@ -645,7 +651,7 @@ import Producers
   /// close ended the pipe's stream.) Anything else is opened read only, its reads waiting as a
   /// plain `open` makes them.
   nonisolated static func openForReading(_ path: String) -> Int32 {
-    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    let fd = openLeavingAccessTime(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard fd >= 0 else { return fd }
     var info = stat()
     guard fstat(fd, &info) == 0, info.isPipe else {
@@ -654,7 +660,7 @@ import Producers
       return fd
     }
     // The same pipe, for both (the path may name another file by now: then this one is read).
-    let both = open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK)
+    let both = openLeavingAccessTime(path, O_RDWR | O_CLOEXEC | O_NONBLOCK)
     var bothInfo = stat()
     guard both >= 0, fstat(both, &bothInfo) == 0, bothInfo.st_dev == info.st_dev,
       bothInfo.st_ino == info.st_ino
@@ -664,6 +670,18 @@ import Producers
     }
     close(fd)
     return both
+  }
+
+  /// `open(path, flags)`, with `O_NOATIME` where the system allows it (see
+  /// ``openForReading(_:)``), and without where it refuses.
+  private nonisolated static func openLeavingAccessTime(_ path: String, _ flags: Int32) -> Int32 {
+    #if os(Linux)
+      // Glibc's module leaves out O_NOATIME (it is _GNU_SOURCE's): asm-generic's value, that of
+      // every architecture Swift runs on.
+      let fd = open(path, flags | 0o1_000_000)
+      guard fd < 0, errno == EPERM else { return fd }
+    #endif
+    return open(path, flags)
   }
 
   /// `path`, absolute and without `.` or `..` components.

@@ -578,6 +578,48 @@ import Testing
     #expect(follow.errors.contains("app.log: Permission denied"), "\(follow.errors)")
   }
 
+  #if os(Linux)
+    /// A followed file is read without a write-back of its access time: under `relatime`, the
+    /// default, each read of a file written since the last one otherwise stamps its inode, a
+    /// disk write at each line of a log.
+    @Test(.enabled(if: readsUpdateAccessTime, "needs a file system that records reads"))
+    func readingAFollowedFileLeavesItsAccessTimeAsItWas() throws {
+      let scratch = Scratch()
+      defer { scratch.remove() }
+      let log = scratch.file("app.log")
+      append("before", to: log)
+      setAccessTime(of: log, to: 1_000_000_000)
+      let follow = try FollowProcess(["app.log"], in: scratch.path)
+      #expect(follow.waitForNote("following app.log"))
+      append("a line", to: log)
+      #expect(follow.waitForLines(1))
+      follow.send(SIGINT)
+      #expect(follow.exitStatus() == 0)
+      #expect(follow.lines == ["a line"])
+      #expect(accessTime(of: log) == 1_000_000_000)
+    }
+
+    /// Where the system refuses to leave the access time as it was (a file of another user, for
+    /// whom `O_NOATIME` is `EPERM`), the file is read all the same. Tests run as root here, so
+    /// `follow` runs as the user nobody, through `setpriv`, on a file of root's.
+    @Test(.enabled(if: canRunAsNobody, "needs a user that does not own the file"))
+    func aFileOfAnotherUserIsReadAllTheSame() throws {
+      let scratch = Scratch()
+      defer { scratch.remove() }
+      chmod(scratch.path, 0o755)
+      let log = scratch.file("app.log")
+      append("before", to: log)
+      chmod(log, 0o644)
+      let follow = try FollowProcess(["app.log"], in: scratch.path, launcher: asNobody)
+      #expect(follow.waitForNote("following app.log"))
+      append("a line", to: log)
+      #expect(follow.waitForLines(1))
+      follow.send(SIGINT)
+      #expect(follow.exitStatus() == 0)
+      #expect(follow.lines == ["a line"])
+    }
+  #endif
+
   @Test func helpExplainsUsage() throws {
     let follow = try FollowProcess(["--help"])
     #expect(follow.exitStatus() == 0)
@@ -719,4 +761,37 @@ private func followingAnEmptyLog(
       HOLDING(open64)
       """
   }
+#endif
+
+#if os(Linux)
+  /// The access time of the file at `path`, in whole seconds.
+  private func accessTime(of path: String) -> Int {
+    var info = stat()
+    precondition(stat(path, &info) == 0, "stat \(path) failed")
+    return info.st_atim.tv_sec
+  }
+
+  /// Sets the access time of the file at `path` to `seconds` since 1970, its modification time
+  /// left as it is; so far back that `relatime` stamps the next read.
+  private func setAccessTime(of path: String, to seconds: Int) {
+    var info = stat()
+    precondition(stat(path, &info) == 0, "stat \(path) failed")
+    let times = [timespec(tv_sec: seconds, tv_nsec: 0), info.st_mtim]
+    precondition(utimensat(AT_FDCWD, path, times, 0) == 0, "utimensat \(path) failed")
+  }
+
+  /// Whether a plain read stamps a file's access time where the tests' files are (not on a
+  /// file system mounted `noatime`): the condition under which a test of leaving it can fail.
+  private let readsUpdateAccessTime: Bool = {
+    let scratch = Scratch()
+    defer { scratch.remove() }
+    let probe = scratch.file("probe")
+    append("probe", to: probe)
+    setAccessTime(of: probe, to: 1_000_000_000)
+    let fd = open(probe, O_RDONLY | O_CLOEXEC)
+    var byte: UInt8 = 0
+    _ = read(fd, &byte, 1)
+    close(fd)
+    return accessTime(of: probe) != 1_000_000_000
+  }()
 #endif

@@ -29,10 +29,12 @@ import Producers
   /// heartbeat compares counts kept anyway, so no line has a flag to set.
   private var linesAtLastTick = 0
   private let output: (_ label: String, _ line: String) -> Void
-  /// Whether the bytes of complete lines of plain text are printed as they are: when the lines
-  /// are printed (no `output` given) without a label (one input): no `String` per line.
-  /// Labelled lines take `output`, a line at a time, as `LineSplitter` gives them.
+  /// Whether the bytes of complete lines of plain text are printed as they are, each after its
+  /// input's label when there are several inputs: when the lines are printed (no `output`
+  /// given). No `String` per line; the other lines take `output`, as `LineSplitter` gives them.
   private let outputsText: Bool
+  /// Whether each line is printed after its input's label: there are several inputs.
+  private let labelled: Bool
   private let onStop: (_ status: Int32) -> Void
   /// The state as read at the start (paths absolute), and as last written.
   private var state = StateFile()
@@ -59,8 +61,9 @@ import Producers
   ) {
     self.options = options
     let labelled = options.paths.count > 1
+    self.labelled = labelled
     self.output = output ?? { label, line in Output.line(labelled ? "\(label): \(line)" : line) }
-    self.outputsText = output == nil && !labelled
+    self.outputsText = output == nil
     self.onStop = onStop
   }
 
@@ -82,7 +85,10 @@ import Producers
         // Made here, not by `Optional.map`: a closure made by a generic function is called
         // through a thunk.
         var printText: ((UnsafeRawBufferPointer, Int) -> Void)?
-        if outputsText {
+        if outputsText, labelled {
+          let label = Array("\(path): ".utf8)
+          printText = { bytes, _ in Output.lines(bytes, eachAfter: label) }
+        } else if outputsText {
           printText = { bytes, _ in Output.lines(bytes) }
         }
         let followed = try FollowedPath(

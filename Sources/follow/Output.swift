@@ -53,6 +53,25 @@ import Producers
     if PendingLines.append(bytes) { flushLines() }
   }
 
+  /// Adds `bytes`, complete lines with their newlines, to what the next ``flushLines()``
+  /// writes to standard output, each line after `label`.
+  static func lines(_ bytes: UnsafeRawBufferPointer, eachAfter label: [UInt8]) {
+    guard var start = bytes.baseAddress else { return }
+    let end = start + bytes.count
+    var isFull = false
+    label.withUnsafeBytes { label in
+      while start < end, let newline = memchr(start, 0x0A, end - start) {
+        let next = UnsafeRawPointer(newline) + 1
+        isFull = PendingLines.append(label) || isFull
+        isFull =
+          PendingLines.append(UnsafeRawBufferPointer(start: start, count: next - start)) || isFull
+        start = next
+      }
+    }
+    assert(start == end, "a run of lines that does not end with a newline")
+    if isFull { flushLines() }
+  }
+
   /// Writes the lines printed since the last call to standard output, in one `write` when the
   /// pipe takes it all. Called at the end of each turn that printed lines. While a full pipe
   /// is waited for, the lines wait behind the ones before them, unless they are too many.

@@ -28,6 +28,29 @@ import Testing
     #expect(follow.errors.contains("stopped by SIGINT: 2 lines from a.log, 1 line from b.log"))
   }
 
+  /// With several files, runs of plain lines are labelled as their bytes are copied out, and
+  /// the other lines (not ASCII, or with a carriage return) as `String`s: both in order, each
+  /// after its file's name, within one chunk and across two.
+  @Test func labelledLinesOfPlainTextAndOthersKeepTheirOrder() throws {
+    let scratch = Scratch()
+    defer { scratch.remove() }
+    append("before", to: scratch.file("a.log"))
+    append("before", to: scratch.file("b.log"))
+    let follow = try FollowProcess(["a.log", "b.log"], in: scratch.path)
+    #expect(follow.waitForNote("following a.log, b.log"))
+    append("one", "two", "café", "three", "crlf\r", "four", "", "five", to: scratch.file("a.log"))
+    #expect(follow.waitForLines(8))
+    append("six", "é", to: scratch.file("b.log"))
+    #expect(follow.waitForLines(10))
+    follow.send(SIGINT)
+    #expect(follow.exitStatus() == 0)
+    #expect(
+      follow.lines == [
+        "a.log: one", "a.log: two", "a.log: café", "a.log: three", "a.log: crlf", "a.log: four",
+        "a.log: ", "a.log: five", "b.log: six", "b.log: é",
+      ])
+  }
+
   @Test func aWriterHoldingItsDescriptorAcrossARenameLosesNoLine() throws {
     let scratch = Scratch()
     defer { scratch.remove() }

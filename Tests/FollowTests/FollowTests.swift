@@ -12,12 +12,8 @@ import Testing
 /// signals sent to it, and what it printed and its exit status checked.
 @Suite struct FollowTests {
   @Test func printsAppendedLinesOfSeveralFilesWithTheirNamesAndSummarisesOnInterrupt() throws {
-    let scratch = Scratch()
+    let (scratch, follow) = try followingTwoLogs()
     defer { scratch.remove() }
-    append("before", to: scratch.file("a.log"))
-    append("before", to: scratch.file("b.log"))
-    let follow = try FollowProcess(["a.log", "b.log"], in: scratch.path)
-    #expect(follow.waitForNote("following a.log, b.log"))
     append("a1", "a2", to: scratch.file("a.log"))
     #expect(follow.waitForLines(2))
     append("b1", to: scratch.file("b.log"))
@@ -32,12 +28,8 @@ import Testing
   /// the other lines (not ASCII, or with a carriage return) as `String`s: both in order, each
   /// after its file's name, within one chunk and across two.
   @Test func labelledLinesOfPlainTextAndOthersKeepTheirOrder() throws {
-    let scratch = Scratch()
+    let (scratch, follow) = try followingTwoLogs()
     defer { scratch.remove() }
-    append("before", to: scratch.file("a.log"))
-    append("before", to: scratch.file("b.log"))
-    let follow = try FollowProcess(["a.log", "b.log"], in: scratch.path)
-    #expect(follow.waitForNote("following a.log, b.log"))
     append("one", "two", "café", "three", "crlf\r", "four", "", "five", to: scratch.file("a.log"))
     #expect(follow.waitForLines(8))
     append("six", "é", to: scratch.file("b.log"))
@@ -612,13 +604,7 @@ import Testing
       let log = scratch.file("app.log")
       append("before", to: log)
       setAccessTime(of: log, to: 1_000_000_000)
-      let follow = try FollowProcess(["app.log"], in: scratch.path)
-      #expect(follow.waitForNote("following app.log"))
-      append("a line", to: log)
-      #expect(follow.waitForLines(1))
-      follow.send(SIGINT)
-      #expect(follow.exitStatus() == 0)
-      #expect(follow.lines == ["a line"])
+      try followPrintsALineAppended(to: scratch)
       #expect(accessTime(of: log) == 1_000_000_000)
     }
 
@@ -633,13 +619,7 @@ import Testing
       let log = scratch.file("app.log")
       append("before", to: log)
       chmod(log, 0o644)
-      let follow = try FollowProcess(["app.log"], in: scratch.path, launcher: asNobody)
-      #expect(follow.waitForNote("following app.log"))
-      append("a line", to: log)
-      #expect(follow.waitForLines(1))
-      follow.send(SIGINT)
-      #expect(follow.exitStatus() == 0)
-      #expect(follow.lines == ["a line"])
+      try followPrintsALineAppended(to: scratch, launcher: asNobody)
     }
   #endif
 
@@ -681,6 +661,17 @@ import Testing
     // Standard output carries the lines alone.
     #expect(follow.lines == ["a line"])
   }
+}
+
+/// A scratch directory with `a.log` and `b.log`, a line in each, and `follow` following both,
+/// once it says so.
+private func followingTwoLogs() throws -> (Scratch, FollowProcess) {
+  let scratch = Scratch()
+  append("before", to: scratch.file("a.log"))
+  append("before", to: scratch.file("b.log"))
+  let follow = try FollowProcess(["a.log", "b.log"], in: scratch.path)
+  #expect(follow.waitForNote("following a.log, b.log"))
+  return (scratch, follow)
 }
 
 /// A scratch directory with an empty `app.log`, and `follow` following it with `--rotate-wait
@@ -787,6 +778,18 @@ private func followingAnEmptyLog(
 #endif
 
 #if os(Linux)
+  /// Starts `follow app.log` in `scratch` (through `launcher`), appends a line to the file, and
+  /// checks that it is printed, alone, and that `follow` stops cleanly on SIGINT.
+  private func followPrintsALineAppended(to scratch: Scratch, launcher: [String] = []) throws {
+    let follow = try FollowProcess(["app.log"], in: scratch.path, launcher: launcher)
+    #expect(follow.waitForNote("following app.log"))
+    append("a line", to: scratch.file("app.log"))
+    #expect(follow.waitForLines(1))
+    follow.send(SIGINT)
+    #expect(follow.exitStatus() == 0)
+    #expect(follow.lines == ["a line"])
+  }
+
   /// The access time of the file at `path`, in whole seconds.
   private func accessTime(of path: String) -> Int {
     var info = stat()

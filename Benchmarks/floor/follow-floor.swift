@@ -12,11 +12,11 @@
 //   (Benchmarks/README.md as it was then, in git).
 // - With no hop (`--no-hop`, "floor0"): the main thread does it all, as `follow` does since it
 //   runs `MainLoop.run()`: `poll`, `read` of inotify, `pread` and `write`, the 4 system calls a
-//   change that `follow` makes, and nothing else.
+//   change that `follow` makes, and nothing else. Beside it, `follow` shows what the library's
+//   layers cost on a path with no hop at all.
 //
 // Both open the file as `follow` does, with `O_NOATIME` (0o1000000; Glibc's module leaves it
-// out): a read of it does not write its access time back. Beside it, `follow` shows what the library's
-//   layers cost on a path with no hop at all.
+// out): a read of it does not write its access time back.
 //
 // A read that comes back short of its buffer is the last (inotify and a regular file hand over
 // all they hold): 2 read calls a change, as the package reads them.

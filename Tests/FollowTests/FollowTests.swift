@@ -608,9 +608,9 @@ import Testing
       #expect(accessTime(of: log) == 1_000_000_000)
     }
 
-    /// Where the system refuses to leave the access time as it was (a file of another user, for
-    /// whom `O_NOATIME` is `EPERM`), the file is read all the same. Tests run as root here, so
-    /// `follow` runs as the user nobody, through `setpriv`, on a file of root's.
+    /// Where the system refuses to leave the access time as it was (`follow`'s user does not own
+    /// the file, so `O_NOATIME` is `EPERM`), the file is read all the same. Tests run as root
+    /// here, so `follow` runs as the user nobody, through `setpriv`, on a file of root's.
     @Test(.enabled(if: canRunAsNobody, "needs a user that does not own the file"))
     func aFileOfAnotherUserIsReadAllTheSame() throws {
       let scratch = Scratch()

@@ -59,7 +59,8 @@ enum SendingIsolation {
   }
 
   /// The identity of the actor recorded on this thread, or nil: one read of the record, which a
-  /// send keeps for both ``runs(_:recorded:)`` and ``recording(_:over:_:)``.
+  /// gate's send keeps both to decide whether it runs on the gate's actor and for
+  /// ``recording(_:over:_:)``.
   @inlinable
   static var recorded: UnsafeMutableRawPointer? {
     pthread_getspecific(key)
@@ -69,12 +70,5 @@ enum SendingIsolation {
   @inlinable
   static func identity(of actor: any Actor) -> UnsafeMutableRawPointer {
     Unmanaged.passUnretained(actor as AnyObject).toOpaque()
-  }
-
-  /// Whether the code on this thread runs isolated to `actor`: recorded (`recorded` is what this
-  /// thread records now, ``recorded``), or, for the main actor, on the main queue.
-  @inlinable
-  static func runs(_ actor: any Actor, recorded: UnsafeMutableRawPointer?) -> Bool {
-    recorded == identity(of: actor) || (actor === MainActor.shared && MainQueue.isCurrent)
   }
 }

@@ -6,12 +6,6 @@ extension ValueObservable {
   /// once (see ``ValueObservable``).
   @inlinable
   public func merge(with others: ValueObservable<T>...) -> ValueObservable<T> {
-    let sources = [self] + others
-    return ValueObservable<T>.connectingNext { next in
-      let disconnects = sources.map { $0.connectNext(next) }
-      return {
-        for disconnect in disconnects { disconnect() }
-      }
-    }
+    ([self] + others).merge()
   }
 }

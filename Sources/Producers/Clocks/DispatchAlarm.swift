@@ -16,16 +16,14 @@ final class DispatchAlarm: Alarm {
   private let gate: ObserverGate<Tick>
   private let leeway: DispatchTimeInterval
 
-  /// A disarmed alarm whose fires go to `gate`, at most `leeway` late, from a timer on `queue`
-  /// (a new serial queue of its own by default). With `once`, the timer is cancelled after its
-  /// first fire (the tick still reaches the gate), and the alarm cannot be armed again.
-  init(
-    gate: ObserverGate<Tick>, leeway: Duration, queue: DispatchQueue? = nil, once: Bool = false
-  ) {
+  /// A disarmed alarm whose fires go to `gate`, at most `leeway` late, from a timer on a new
+  /// serial queue of its own. With `once`, the timer is cancelled after its first fire (the tick
+  /// still reaches the gate), and the alarm cannot be armed again.
+  init(gate: ObserverGate<Tick>, leeway: Duration, once: Bool = false) {
     self.gate = gate
     self.leeway = Self.dispatchInterval(clampedInterval(leeway))
     let timer = DispatchSource.makeTimerSource(
-      queue: queue ?? DispatchQueue(label: "IndefiniteObservable.Alarm"))
+      queue: DispatchQueue(label: "IndefiniteObservable.Alarm"))
     LiveResources.opened(.dispatchSources)
     // The handler holds the timer until `cancel`, when Dispatch releases its handlers. A gate
     // made from a `@Sendable` closure runs it here, on the timer's queue.

@@ -116,27 +116,6 @@ enum System {
     max(0, Int64(lseek(fd, 0, SEEK_CUR)))
   }
 
-  /// Writes all of `bytes`, retrying on EINTR and short writes.
-  @discardableResult
-  static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Result<Void, Errno> {
-    var rest = bytes
-    while !rest.isEmpty {
-      #if canImport(Darwin)
-        let count = Darwin.write(fd, rest.baseAddress, rest.count)
-      #elseif canImport(Glibc)
-        let count = Glibc.write(fd, rest.baseAddress, rest.count)
-      #else
-        let count = Musl.write(fd, rest.baseAddress, rest.count)
-      #endif
-      if count < 0 {
-        if errno == EINTR { continue }
-        return .failure(Errno(errno))
-      }
-      rest = UnsafeRawBufferPointer(rebasing: rest[count...])
-    }
-    return .success(())
-  }
-
   /// Makes a one-way channel whose two ends are non-blocking and close-on-exec; its read and
   /// write ends.
   ///

@@ -1,4 +1,3 @@
-import IndefiniteObservable
 import Multicast
 
 /// Timer streams: a repeating timer and a one-shot delay, on a clock.

@@ -1,4 +1,3 @@
-import IndefiniteObservable
 import Multicast
 
 /// One call of a descriptor stream's gate: the chunk of one turn of its reader, with what to

@@ -1,4 +1,3 @@
-import Dispatch
 import IndefiniteObservable
 
 #if canImport(Darwin)

@@ -1,4 +1,3 @@
-import Dispatch
 import IndefiniteObservable
 import Multicast
 import Synchronization

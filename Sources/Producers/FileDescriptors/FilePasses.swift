@@ -1,4 +1,3 @@
-import IndefiniteObservable
 import Multicast
 
 #if canImport(Darwin)

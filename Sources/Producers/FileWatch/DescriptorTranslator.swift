@@ -1,5 +1,4 @@
 #if os(Linux) || os(Android)
-  import Dispatch
   import IndefiniteObservable
   import Multicast
 

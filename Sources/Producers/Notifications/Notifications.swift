@@ -1,5 +1,4 @@
 import Foundation
-import IndefiniteObservable
 import Multicast
 
 /// Producers of `NotificationCenter` notifications, so that system and app notifications join

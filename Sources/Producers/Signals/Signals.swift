@@ -1,5 +1,3 @@
-import Dispatch
-import IndefiniteObservable
 import Multicast
 
 #if canImport(Darwin)

@@ -152,28 +152,18 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   ///   - buffering: How many values may wait for their hop, and which are dropped beyond that;
   ///     ``GateBuffering/unbounded`` (keep them all) by default.
   ///   - next: Called with each value sent, on `isolation`.
-  public init(
+  public convenience init(
     isolation: isolated any Actor = #isolation,
     buffering: GateBuffering = .unbounded,
     _ next: @escaping (Value) -> Void
   ) {
-    self.isBound = true
-    self.actorIdentity = SendingIsolation.identity(of: isolation)
-    self.isMainActor = isolation === MainActor.shared
-    self.isSerial = false
-    self.queue = nil
-    self.state = LockedState(State(next: next, actor: isolation, buffering: buffering))
+    self.init(actor: isolation, buffering: buffering, next)
   }
 
   /// Creates an open gate to `next`, a closure that may run anywhere: each value is delivered on
   /// the thread that sends it, before ``send(_:isolation:)`` returns.
-  public init(_ next: @escaping @Sendable (Value) -> Void) {
-    self.isBound = false
-    self.actorIdentity = nil
-    self.isMainActor = false
-    self.isSerial = false
-    self.queue = nil
-    self.state = LockedState(State(next: next, actor: nil, buffering: .unbounded))
+  public convenience init(_ next: @escaping @Sendable (Value) -> Void) {
+    self.init(actor: nil, next)
   }
 
   /// Creates an open gate to `next`, a closure that runs on `queue`: each send hands the value
@@ -181,13 +171,8 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   /// closed meanwhile. The package's one delivery to a queue: `receive(on: queue)` and a
   /// multicast source's `subscribe(on: queue)` both make one. Values sent from one thread
   /// reach a serial queue in the order sent.
-  init(queue: DispatchQueue, _ next: @escaping @Sendable (Value) -> Void) {
-    self.isBound = false
-    self.actorIdentity = nil
-    self.isMainActor = false
-    self.isSerial = false
-    self.queue = queue
-    self.state = LockedState(State(next: next, actor: nil, buffering: .unbounded))
+  convenience init(queue: DispatchQueue, _ next: @escaping @Sendable (Value) -> Void) {
+    self.init(actor: nil, queue: queue, next)
   }
 
   /// Creates an open gate to `next`, a closure given away to the gate, that the sending threads
@@ -210,16 +195,7 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
   ///   debug builds: an overlapping call stops the program
   ///   (IsolationAssertionTests.aSerializedGateCalledTwiceAtOnceStops).
   public static func serializing(_ next: sending @escaping (Value) -> Void) -> ObserverGate {
-    ObserverGate(serial: next)
-  }
-
-  private init(serial next: sending @escaping (Value) -> Void) {
-    self.isBound = false
-    self.actorIdentity = nil
-    self.isMainActor = false
-    self.isSerial = true
-    self.queue = nil
-    self.state = LockedState(State(next: next, actor: nil, buffering: .unbounded))
+    ObserverGate(actor: nil, serial: true, next)
   }
 
   /// Creates an open gate to a main-actor closure: each value is delivered on the main actor.
@@ -230,13 +206,24 @@ public final class ObserverGate<Value: Sendable>: @unchecked Sendable {
     self.init(actor: MainActor.shared) { value in MainActor.assumeIsolated { next(value) } }
   }
 
-  private init(actor: any Actor, _ next: @escaping (Value) -> Void) {
-    self.isBound = true
-    self.actorIdentity = SendingIsolation.identity(of: actor)
-    self.isMainActor = actor === MainActor.shared
-    self.isSerial = false
-    self.queue = nil
-    self.state = LockedState(State(next: next, actor: actor, buffering: .unbounded))
+  /// The initializer that the others call: a gate bound to `actor`, or, when it is nil, one
+  /// whose closure runs on the sending thread, on `queue`, or, when `serial`, on the sending
+  /// threads one call at a time.
+  private init(
+    actor: (any Actor)?,
+    serial: Bool = false,
+    queue: DispatchQueue? = nil,
+    buffering: GateBuffering = .unbounded,
+    _ next: @escaping (Value) -> Void
+  ) {
+    self.isBound = actor != nil
+    self.actorIdentity = actor.map(SendingIsolation.identity)
+    // Not `actor === MainActor.shared`: reading `MainActor.shared` is a call, a retain and a
+    // release, which a gate bound to no actor need not pay.
+    self.isMainActor = actor.map { $0 === MainActor.shared } ?? false
+    self.isSerial = serial
+    self.queue = queue
+    self.state = LockedState(State(next: next, actor: actor, buffering: buffering))
   }
 
   /// The actor the closure runs on: nil for a gate made with ``init(_:)``, and once the gate is

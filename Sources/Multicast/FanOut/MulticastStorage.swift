@@ -302,7 +302,7 @@ public final class MulticastStorage<T> {
 
   /// Calls the subscriber unless its owner is gone, in which case the subscription ends.
   private func call(_ value: T, _ entry: MulticastEntry<T>) {
-    if !entry.call(value) { end(entry) }
+    if !entry.call(value) { end(entry.state) }
   }
 
   /// Takes one of a limited subscription's deliveries, where the value is delivered: on the
@@ -343,7 +343,7 @@ public final class MulticastStorage<T> {
 
   /// Adds a subscriber and returns `delivery`, its entry's state, which says when the storage
   /// has ended the subscription (by `endAll`, a limit or a lost owner);
-  /// ``end(_:)-(DeliveryState)`` ends it. Parameters as for ``subscribe(_:replay:limit:)``;
+  /// ``end(_:)`` ends it. Parameters as for ``subscribe(_:replay:limit:)``;
   /// `reach` says where the subscriber may be called from; `delivery` counts its limit, here
   /// when `countsHere`, otherwise where its gate delivers (``takeDelivery(from:)``); `queue`,
   /// for the description, is that of its gate.
@@ -443,11 +443,6 @@ public final class MulticastStorage<T> {
 
   // MARK: Ending subscriptions
 
-  /// Ends a subscription: no delivery to it begins after this returns.
-  func end(_ entry: MulticastEntry<T>) {
-    end(entry.state)
-  }
-
   /// Ends the subscription whose entry's state is `state`: no delivery to it begins after this
   /// returns. Idempotent.
   @usableFromInline
@@ -546,7 +541,7 @@ public final class MulticastStorage<T> {
     let entries: ContiguousArray<MulticastEntry<T>?> = locked.withLock { state in
       state.ownerBoundCount > 0 ? state.entries : []
     }
-    for case let entry? in entries where entry.hasLostItsOwner { end(entry) }
+    for case let entry? in entries where entry.hasLostItsOwner { end(entry.state) }
   }
 
   // MARK: Reading

@@ -218,8 +218,7 @@ public final class TopicBus: Sendable {
   ) {
     guard let channel else { return }  // being deallocated, with nothing left to end
     if senderIsGone {
-      let removed = table.withLock { $0.remove(key, generation: generation) }
-      withExtendedLifetime(removed) {}  // released here, after the lock
+      forget(key, generation: generation)
       channel.unsubscribeAll()
       return
     }
@@ -230,7 +229,7 @@ public final class TopicBus: Sendable {
     if !isFiled { channel.unsubscribeAll() }
   }
 
-  /// Takes out filing number `generation` under `key`, whose emitter is gone.
+  /// Takes out filing number `generation` under `key`, whose emitter or sender is gone.
   func forget(_ key: ChannelKey, generation: UInt64) {
     let removed = table.withLock { $0.remove(key, generation: generation) }
     withExtendedLifetime(removed) {}  // released here, after the lock

@@ -57,12 +57,9 @@ extension ValueObservable where T: Sendable {
 }
 
 extension ValueObservable where T: Sendable {
-  /// Subscribes to this stream with `hand`, which passes each value on to `gate`; unsubscribing
-  /// closes the gate, so that nothing waiting in it is delivered, then ends the upstream
-  /// subscription.
-  func subscribe(
-    through gate: ObserverGate<T>, _ hand: @escaping (ObserverGate<T>, T) -> Void
-  ) -> Subscription {
+  /// Subscribes to this stream with `gate`, which is sent each value; unsubscribing closes the
+  /// gate, so that nothing waiting in it is delivered, then ends the upstream subscription.
+  func subscribe(through gate: ObserverGate<T>) -> Subscription {
     // Set once `subscribe` returns. A gate closed from its own side (an owner found gone where
     // the values run) ends the upstream at the next value, here, where the upstream delivers.
     var upstream: Subscription?
@@ -72,7 +69,7 @@ extension ValueObservable where T: Sendable {
         upstream = nil
         return
       }
-      hand(gate, value)
+      gate.send(value)
     }
     return Subscription {
       gate.close()

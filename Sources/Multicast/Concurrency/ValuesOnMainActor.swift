@@ -14,7 +14,7 @@ public struct ValuesOnMainActor<T: Sendable> {
   ///   `ValueObservable.subscribe(_:)`.
   @discardableResult
   public func subscribe(_ next: @escaping @MainActor (T) -> Void) -> Subscription {
-    upstream.subscribe(through: ObserverGate(mainActor: next)) { gate, value in gate.send(value) }
+    upstream.subscribe(through: ObserverGate(mainActor: next))
   }
 
   /// Subscribes `next` bound to `owner`, in one line from a `@MainActor` type:
@@ -42,6 +42,6 @@ public struct ValuesOnMainActor<T: Sendable> {
       next(owner, value)
     })
     reference.withLock { $0 = gate }
-    return upstream.subscribe(through: gate) { gate, value in gate.send(value) }
+    return upstream.subscribe(through: gate)
   }
 }

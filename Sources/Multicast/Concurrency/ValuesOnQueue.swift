@@ -16,9 +16,7 @@ public struct ValuesOnQueue<T: Sendable> {
   ///   `ValueObservable.subscribe(_:)`.
   @discardableResult
   public func subscribe(_ next: @escaping @Sendable (T) -> Void) -> Subscription {
-    upstream.subscribe(through: ObserverGate(queue: queue, next)) { gate, value in
-      gate.send(value)
-    }
+    upstream.subscribe(through: ObserverGate(queue: queue, next))
   }
 
   /// Subscribes `next` bound to `owner`: `next` receives the owner with each value, on the queue;
@@ -45,6 +43,6 @@ public struct ValuesOnQueue<T: Sendable> {
       next(owner, value)
     }
     reference.withLock { $0 = gate }
-    return upstream.subscribe(through: gate) { gate, value in gate.send(value) }
+    return upstream.subscribe(through: gate)
   }
 }

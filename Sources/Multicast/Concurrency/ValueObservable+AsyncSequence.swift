@@ -22,19 +22,8 @@ extension ValueObservable {
   public convenience init<S: AsyncSequence & Sendable>(
     _ sequence: S, isolation: isolated any Actor = #isolation
   ) where S.Element == T, S.Failure == Never, T: Sendable {
-    self.init { observer in
-      let gate = ObserverGate(isolation: isolation, observer.next)
-      let task = Task {
-        _ = isolation  // runs the task on the stream's actor
-        for await element in sequence {
-          guard gate.send(element) else { return }
-        }
-      }
-      return {
-        gate.close()
-        task.cancel()
-      }
-    }
+    // A sequence that cannot fail never reaches `onError`.
+    self.init(sequence, isolation: isolation, onError: { _ in })
   }
 
   /// A stream of the elements of any `AsyncSequence`; an error it throws goes to `onError`.

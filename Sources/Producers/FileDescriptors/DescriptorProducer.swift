@@ -33,26 +33,21 @@ public struct DescriptorProducer<Value: Sendable>: Sendable {
   let startOnActor:
     @Sendable (
       isolated any Actor, @escaping (Value) -> Void, @escaping (DescriptorStatus) -> Void
-    ) throws(FileDescriptorError) -> Started
+    ) throws(FileDescriptorError) -> Reader
   /// Makes one subscriber's gate, for the thread that reads, and starts its reader on it.
   let startOnThread:
     @Sendable (
       @escaping @Sendable (Value) -> Void, @escaping @Sendable (DescriptorStatus) -> Void
-    ) throws(FileDescriptorError) -> Started
+    ) throws(FileDescriptorError) -> Reader
   /// For a regular file, what makes it read again; nil: read once.
   let refill: Producer<Void>?
 
-  /// A reader started for one subscription: what lets it go, and, for a regular file, the
-  /// reader to ask for passes (its first pass not yet asked for).
+  /// A reader started for one subscription: what lets it go (``DescriptorReader/disconnect()``,
+  /// which closes the subscriber's gate first), and, for a regular file, the reader to ask for
+  /// passes (its first pass not yet asked for).
   struct Reader: Sendable {
     let disconnect: @Sendable () -> Void
     let file: FilePasses?
-  }
-
-  /// A subscriber's reader, started, and its gate.
-  struct Started: Sendable {
-    let reader: Reader
-    let closeGate: @Sendable () -> Void
   }
 
   /// A stream whose readers hand over `Decoder.Chunk`s, which each subscription decodes with a
@@ -94,9 +89,9 @@ public struct DescriptorProducer<Value: Sendable>: Sendable {
   private static func start<Chunk>(
     _ start: @Sendable (ObserverGate<DescriptorEvent<Chunk>>) throws(FileDescriptorError) -> Reader,
     _ gate: ObserverGate<DescriptorEvent<Chunk>>
-  ) throws(FileDescriptorError) -> Started {
+  ) throws(FileDescriptorError) -> Reader {
     do {
-      return Started(reader: try start(gate), closeGate: { gate.close() })
+      return try start(gate)
     } catch {
       gate.close()
       throw error
@@ -123,8 +118,8 @@ public struct DescriptorProducer<Value: Sendable>: Sendable {
     status: @escaping (DescriptorStatus) -> Void = { _ in }
   ) -> SendableSubscription {
     do throws(FileDescriptorError) {
-      let started = try startOnActor(isolation, next, status)
-      return connect(started, isolation: isolation) { file in
+      let reader = try startOnActor(isolation, next, status)
+      return connect(reader, isolation: isolation) { file in
         // Delivered on the subscriber's actor: read there, and handed over in the same call.
         refill?.subscribe(isolation: isolation) { file.refill(isolation: isolation) }
       }
@@ -171,8 +166,8 @@ public struct DescriptorProducer<Value: Sendable>: Sendable {
     status: @escaping @Sendable (DescriptorStatus) -> Void = { _ in }
   ) -> SendableSubscription {
     do throws(FileDescriptorError) {
-      let started = try startOnThread(next, status)
-      return connect(started, isolation: nil) { file in
+      let reader = try startOnThread(next, status)
+      return connect(reader, isolation: nil) { file in
         // Read on the thread that sends the trigger, and delivered there.
         refill?.subscribe(on: .sendingThread) { file.refill(isolation: nil) }
       }
@@ -200,23 +195,17 @@ public struct DescriptorProducer<Value: Sendable>: Sendable {
   /// first pass reads everything written before it; then reads the first pass here, on
   /// `isolation` (inside `subscribe`).
   private func connect(
-    _ started: Started,
+    _ reader: Reader,
     isolation: isolated (any Actor)?,
     refilling: (FilePasses) -> SendableSubscription?
   ) -> SendableSubscription {
-    let reader = started.reader
-    guard let file = reader.file else {
-      return SendableSubscription {
-        started.closeGate()
-        reader.disconnect()
-      }
-    }
+    guard let file = reader.file else { return SendableSubscription(reader.disconnect) }
     let refills = refilling(file)
     file.refill(isolation: isolation)
     return SendableSubscription {
-      started.closeGate()
-      refills?.unsubscribe()
+      // The gate closes first; a refill sent after the reader has ended reads nothing.
       reader.disconnect()
+      refills?.unsubscribe()
     }
   }
 }

@@ -117,10 +117,7 @@ public enum FileDescriptors {
     refill: Producer<Void>? = nil,
     maximumLineLength: Int = 1 << 20
   ) throws(FileDescriptorError) -> DescriptorProducer<String> {
-    let splitter: LineSplitter
-    do {
-      splitter = try LineSplitter(maximumLineLength: maximumLineLength)
-    } catch {
+    guard let splitter = try? LineSplitter(maximumLineLength: maximumLineLength) else {
       throw .maximumLineLengthNotPositive(maximumLineLength)
     }
     return try reading(fd, ownership: ownership, refill: refill) { endOfFileIsFinal in

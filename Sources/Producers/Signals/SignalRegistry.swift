@@ -49,11 +49,7 @@ final class SignalRegistry: Sendable {
   func prepare() throws(SignalError) {
     try state.withLock { (state) throws(SignalError) in
       guard state.channel == nil else { return }
-      let ends: (read: Int32, write: Int32)
-      switch System.makePipe() {
-      case .success(let made): ends = made
-      case .failure(let errno): throw .pipeFailed(errno)
-      }
+      let ends = try System.makePipe().mapError(SignalError.pipeFailed).get()
       SignalHandler.setPipe(writeEnd: ends.write)
       state.channel = ProcessChannel(fd: ends.read) {
         numbers in

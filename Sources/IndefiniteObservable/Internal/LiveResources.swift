@@ -69,7 +69,7 @@ package enum LiveResources {
     var counts: [Kind: Int] = [:]
     for kind in Kind.allCases {
       #if DEBUG
-        counts[kind] = withCounter(kind) { $0.load(ordering: .acquiring) }
+        counts[kind] = counters[kind.rawValue].live.load(ordering: .acquiring)
       #else
         counts[kind] = 0
       #endif
@@ -78,28 +78,19 @@ package enum LiveResources {
   }
 
   #if DEBUG
-    // One counter per kind, updated atomically from any thread.
-    private static let subscriptions = Atomic(0)
-    private static let multicastSubscribers = Atomic(0)
-    private static let producerObservers = Atomic(0)
-    private static let dispatchSources = Atomic(0)
-    private static let descriptors = Atomic(0)
-    private static let signalHandlers = Atomic(0)
+    // One counter per kind, at the kind's raw value (its place in `allCases`), updated
+    // atomically from any thread.
+    private static let counters = Kind.allCases.map { _ in Counter() }
 
-    private static func withCounter<R>(_ kind: Kind, _ body: (borrowing Atomic<Int>) -> R) -> R {
-      switch kind {
-      case .subscriptions: body(subscriptions)
-      case .multicastSubscribers: body(multicastSubscribers)
-      case .producerObservers: body(producerObservers)
-      case .dispatchSources: body(dispatchSources)
-      case .descriptors: body(descriptors)
-      case .signalHandlers: body(signalHandlers)
-      }
+    /// An atomic count in an object of its own, which an array can hold: an `Atomic` cannot be
+    /// copied into one.
+    private final class Counter: Sendable {
+      let live = Atomic(0)
     }
 
     @usableFromInline
     static func add(_ delta: Int, to kind: Kind) {
-      _ = withCounter(kind) { $0.add(delta, ordering: .acquiringAndReleasing) }
+      counters[kind.rawValue].live.add(delta, ordering: .acquiringAndReleasing)
     }
   #endif
 }

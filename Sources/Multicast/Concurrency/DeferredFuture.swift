@@ -1,4 +1,5 @@
 import IndefiniteObservable
+import Synchronization
 
 /// One value, made for each subscription by an `async` function or a completion-handler API, and
 /// delivered on the subscriber's actor; Combine's `Deferred { Future { ... } }`.
@@ -103,16 +104,13 @@ public final class DeferredFuture<Value: Sendable>: Sendable {
   public func stream(isolation: isolated any Actor = #isolation) -> ValueObservable<Value> {
     ValueObservable { observer in
       let gate = ObserverGate(isolation: isolation, observer.next)
-      let delivered = LockedState(false)
+      let delivered = Atomic(false)
       // While `start` runs on this thread, the thread is recorded as on `isolation`: a promise
       // called here is delivered at once, before subscribe returns; a value from any other
       // thread (a task, a callback) hops, also while `start` still runs.
       let cancel = SendingIsolation.with(isolation) {
         self.start { value in
-          let first = delivered.withLock { delivered in
-            defer { delivered = true }
-            return !delivered
-          }
+          let first = !delivered.exchange(true, ordering: .acquiringAndReleasing)
           if first { _ = gate.sendFromCurrentThread(value) }
         }
       }

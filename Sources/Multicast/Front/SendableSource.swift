@@ -56,13 +56,7 @@ extension SendableSource {
     isolation: isolated any Actor = #isolation
   ) -> ValueObservable<Value> {
     ValueObservable { observer in
-      self._storage.subscribeOnActor(
-        replayingLast: replayingLast, limit: nil, isolation: isolation
-      ) { delivery in
-        .plain { delivery.deliver($0) }
-      } _: { value in
-        observer.next(value)
-      }.unsubscribe
+      self.subscribe(replayingLast: replayingLast, isolation: isolation, observer.next).unsubscribe
     }
   }
 

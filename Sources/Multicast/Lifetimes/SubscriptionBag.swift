@@ -96,7 +96,7 @@ public final class SubscriptionBag {
   public struct AlreadySubscribed: Error {}
   /// One subscription, the source it was made to with ``subscribe(to:about:_:)-(ValueObservable<T>,_,_)``, if any, and
   /// the object it is about, if any.
-  private struct Entry {
+  struct Entry {
     let subscription: Subscription
     // The addresses, compared first, so that no weak reference is loaded unless it may match.
     let sourceID: ObjectIdentifier?
@@ -191,7 +191,7 @@ public final class SubscriptionBag {
       state.once[key] = .reserved
     }
     let subscription = source.subscribe(next)
-    let entry = add(subscription, source: source, object: object)
+    let entry = insert(subscription, source: source, object: object)
     state.once[key] = .made(entry)
     return subscription
   }
@@ -237,15 +237,10 @@ public final class SubscriptionBag {
     return state.entries.count
   }
 
-  /// Adds `subscription`, about `object`, to the bag; `source` is the stream it came from, for
-  /// ``subscribeOnce(to:about:_:)``.
-  func insert(_ subscription: Subscription, source: AnyObject?, object: AnyObject?) {
-    add(subscription, source: source, object: object)
-  }
-
-  /// `insert`, returning the entry made.
+  /// Adds `subscription`, about `object`, to the bag, and returns the entry made; `source` is the
+  /// stream it came from, for ``subscribeOnce(to:about:_:)``.
   @discardableResult
-  private func add(_ subscription: Subscription, source: AnyObject?, object: AnyObject?) -> Entry {
+  func insert(_ subscription: Subscription, source: AnyObject?, object: AnyObject?) -> Entry {
     let entry = Entry(
       subscription: subscription, sourceID: source.map(ObjectIdentifier.init), source: source,
       objectID: object.map(ObjectIdentifier.init), object: object)

@@ -1,4 +1,5 @@
 import IndefiniteObservable
+import Synchronization
 
 /// One value, made once by work that starts at once, and kept for every subscriber, early or
 /// late; Combine's `Future`.
@@ -60,12 +61,9 @@ public final class Future<Value: Sendable>: Sendable {
   public init(_ attempt: (_ promise: @escaping @Sendable (Value) -> Void) -> Void) {
     let emitter = self.emitter
     emitter.maxSubscribers = .max  // The user cannot reach this emitter to raise its limit.
-    let isFulfilled = LockedState(false)
+    let isFulfilled = Atomic(false)
     attempt { value in
-      let isFirst = isFulfilled.withLock { isFulfilled in
-        defer { isFulfilled = true }
-        return !isFulfilled
-      }
+      let isFirst = !isFulfilled.exchange(true, ordering: .acquiringAndReleasing)
       if isFirst { emitter.send(value) }
     }
   }

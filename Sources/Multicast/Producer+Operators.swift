@@ -135,8 +135,7 @@ private final class SharedProducer<Value: Sendable>: Sendable {
     let upstream = LockedState<SendableSubscription?>(nil)
 
     init(keepingLast count: Int) {
-      emitter = SendableEmitter(keepingLast: count)
-      emitter.maxSubscribers = .max  // The user cannot reach this emitter to raise its limit.
+      emitter = SendableEmitter(keepingLast: count).withoutSubscriberLimit()
     }
   }
 

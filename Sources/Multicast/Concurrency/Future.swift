@@ -51,7 +51,7 @@ import Synchronization
 ///   this one.
 public final class Future<Value: Sendable>: Sendable {
   /// What keeps the value and delivers it: the last value of an emitter that is sent into once.
-  private let emitter = SendableEmitter<Value>()
+  private let emitter = SendableEmitter<Value>().withoutSubscriberLimit()
 
   /// Runs `attempt` at once, on this thread, before returning, with the promise that fulfils the
   /// future: Combine's `Future { promise in ... }`.
@@ -60,7 +60,6 @@ public final class Future<Value: Sendable>: Sendable {
   ///   value, at once or later, from any thread. The first call counts; later ones are ignored.
   public init(_ attempt: (_ promise: @escaping @Sendable (Value) -> Void) -> Void) {
     let emitter = self.emitter
-    emitter.maxSubscribers = .max  // The user cannot reach this emitter to raise its limit.
     let isFulfilled = Atomic(false)
     attempt { value in
       let isFirst = !isFulfilled.exchange(true, ordering: .acquiringAndReleasing)

@@ -103,20 +103,13 @@ public final class ConnectableObservable<T>: ValueObservable<T> {
   }
 
   init(upstream: ValueObservable<T>, emitter: Emitter<T>?) {
-    let emitter = emitter ?? Self.ownEmitter()
+    // Its own keeps nothing, and has no subscriber limit, since the user cannot reach it.
+    let emitter = emitter ?? Emitter(keepingLast: 0).withoutSubscriberLimit()
     self.emitter = emitter
     self.upstream = upstream
     super.init { observer in
       emitter.subscribe(replayingLast: true, observer.next).unsubscribe
     }
-  }
-
-  /// The emitter of a connectable made without one: it keeps nothing, and has no subscriber
-  /// limit, since the user cannot reach it to raise one.
-  private static func ownEmitter() -> Emitter<T> {
-    let own = Emitter<T>(keepingLast: 0)
-    own.maxSubscribers = .max
-    return own
   }
 
   /// Connects the upstream, unless it is connected, and returns the subscription that ends the

@@ -56,8 +56,8 @@ extension ValueObservable {
           group.send(value)
           return
         }
-        let group = Emitter<T>(keepingLast: 0)
-        group.maxSubscribers = .max  // Its subscribers are the user's, as many as they need.
+        // Its subscribers are the user's, as many as they need.
+        let group = Emitter<T>(keepingLast: 0).withoutSubscriberLimit()
         guard made.add(group) else { return }
         groups[key] = group
         observer.next((key: key, values: group))

@@ -73,8 +73,7 @@ private final class SharedConnection<T> {
     let upstream = LockedState<Subscription?>(nil)
 
     init(keepingLast count: Int) {
-      emitter = Emitter(keepingLast: count)
-      emitter.maxSubscribers = .max  // The user cannot reach this emitter to raise its limit.
+      emitter = Emitter(keepingLast: count).withoutSubscriberLimit()
     }
   }
 

@@ -88,6 +88,13 @@ extension MulticastSubject {
   public func setMaxSubscribers(_ limit: Int) throws(MaxSubscribersBelowCount) {
     try _storage.setMaxSubscribers(limit)
   }
+
+  /// This source, with ``maxSubscribers`` set to `Int.max`: for a source that the package makes
+  /// for its own use, whose subscribers are the user's and whose limit the user cannot reach.
+  func withoutSubscriberLimit() -> Self {
+    maxSubscribers = .max
+    return self
+  }
 }
 
 extension MulticastSubject where Value == Void {

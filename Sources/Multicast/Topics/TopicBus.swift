@@ -157,8 +157,8 @@ public final class TopicBus: Sendable {
       }
       // None, or one whose emitter or sender is gone: file a new one unless another thread
       // has meanwhile.
-      let made = SendableEmitter<TopicEvent<Payload>>(keepingLast: 0)
-      made.maxSubscribers = .max  // a topic may legitimately have many subscribers
+      // A topic may legitimately have many subscribers.
+      let made = SendableEmitter<TopicEvent<Payload>>(keepingLast: 0).withoutSubscriberLimit()
       let generation = generations.add(1, ordering: .relaxed).newValue
       // Observed before it is filed: a subscriber that finds it filed is counted.
       made.onSubscriberCountChange { [weak self, weak made, weak sender] _ in

@@ -166,10 +166,9 @@ public final class ManualClock: Clock, Sendable {
       }
     } onCancel: {
       let entry = state.withLock { state -> Entry? in
-        guard let entry = state.entries.removeValue(forKey: key) else {
-          state.cancelledSleeps.insert(key)
-          return nil
-        }
+        let entry = state.entries.removeValue(forKey: key)
+        // Not waiting yet: the sleep finds itself cancelled when it would start to wait.
+        if entry == nil { state.cancelledSleeps.insert(key) }
         return entry
       }
       if case .wake(let continuation) = entry?.work {

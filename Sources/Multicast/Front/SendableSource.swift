@@ -89,12 +89,9 @@ extension SendableSource {
     isolation: isolated any Actor = #isolation,
     _ next: @escaping (Value) -> Void
   ) -> SendableSubscription {
-    _storage.subscribeOnActor(replayingLast: replayingLast, limit: limit, isolation: isolation) {
-      delivery in
-      .plain { delivery.deliver($0) }
-    } _: { value in
-      next(value)
-    }
+    _storage.subscribeOnActor(
+      replayingLast: replayingLast, limit: limit, isolation: isolation,
+      { delivery in .plain { delivery.deliver($0) } }, next)
   }
 
   /// Subscribes `next` bound to `owner`, to run on the caller's actor: `next` receives the owner

@@ -157,7 +157,7 @@ public final class SubscriptionBag {
   /// do {
   ///   try bag.subscribeOnce(to: title) { print($0) }
   /// } catch {
-  ///   // error.subscription is the first subscription
+  ///   // error is AlreadySubscribed: the first subscription goes on, and is the only one
   /// }
   /// ```
   ///
@@ -264,7 +264,6 @@ extension Subscription {
   /// ticks.subscribe { print($0) }.store(in: bag)
   /// ```
   ///
-  /// - Parameters:
   /// A subscription ended elsewhere (by its own `unsubscribe()`) leaves the bag: its `count` no
   /// longer counts it, and the bag lets go of it by the time it has doubled in size.
   ///

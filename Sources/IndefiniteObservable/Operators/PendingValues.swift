@@ -54,12 +54,12 @@ public struct PendingValues<Element> {
     return value
   }
 
-  /// Doubles the storage (at least 4 slots), keeping the values in order from index 0.
   /// The waiting values, oldest first, left waiting.
   public var elements: [Element] {
     (0..<waiting).map { slots[(head + $0) % slots.count]! }
   }
 
+  /// Doubles the storage (at least 4 slots), keeping the values in order from index 0.
   @usableFromInline
   mutating func grow() {
     let capacity = Swift.max(4, slots.count * 2)

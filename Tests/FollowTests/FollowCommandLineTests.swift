@@ -32,7 +32,7 @@ import Testing
     _ = Array("a\nb\nc".utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
     close(fd)
     let follow = try FollowProcess(["-n", "2", "app.log"], in: scratch.path)
-    #expect(follow.waitForLines(1, seconds: 10))
+    #expect(follow.waitForLines(1))
     // "c" waits for its newline, until the exit.
     Thread.sleep(forTimeInterval: 0.5)
     #expect(follow.lines == ["b"])

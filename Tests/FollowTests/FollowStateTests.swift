@@ -86,9 +86,10 @@ import Testing
     let writer = LogWriter(log)
     for number in 1...5 { writer.write("line \(number)") }
     #expect(follow.waitForLines(5))
-    // Recorded within a second while lines flow.
+    // Recorded while lines flow (at least once a second; the wait is only a deadline: on a
+    // loaded machine a 3 s bound here ran out).
     let recordedAll = size(of: log)
-    #expect(follow.wait(seconds: 3) { _, _ in recordedOffset(in: state, for: log) == recordedAll })
+    #expect(follow.wait { _, _ in recordedOffset(in: state, for: log) == recordedAll })
     for number in 6...8 { writer.write("line \(number)") }
     #expect(follow.waitForLines(8))
     follow.send(SIGKILL)
@@ -149,7 +150,7 @@ import Testing
     }
     append("old", to: scratch.file("app.log"))
     let follow = try FollowProcess(["--state", "state", "app.log"], in: scratch.path)
-    #expect(follow.exitStatus(seconds: 10) == 2)
+    #expect(follow.exitStatus() == 2)
     #expect(follow.errors.contains("state file state is \(kind), not a file"))
     #expect(!FileManager.default.fileExists(atPath: state + ".unusable"))
     var info = stat()
@@ -280,7 +281,7 @@ import Testing
     #expect(follow.waitForNote("cannot open app.log: No such file or directory"))
     writer.reopen(log)
     writer.write("3")
-    #expect(follow.waitForLines(2, seconds: 10))
+    #expect(follow.waitForLines(2))
     follow.send(SIGTERM)
     #expect(follow.exitStatus() == 0)
     writer.close()
@@ -400,7 +401,7 @@ import Testing
       try #require(reused, "no new file took the inode here")
       append("new 1", "new 2", to: log)
       follow = try FollowProcess(["--state", state, "app.log"], in: scratch.path)
-      #expect(follow.waitForLines(2, seconds: 10))
+      #expect(follow.waitForLines(2))
       Thread.sleep(forTimeInterval: 0.3)
       follow.send(SIGTERM)
       #expect(follow.exitStatus() == 0)

@@ -147,7 +147,7 @@ import Testing
       rename(log, log + ".1")
       append("third", to: log)
       holder.release()
-      #expect(follow.waitForLines(3, seconds: 10))
+      #expect(follow.waitForLines(3))
       follow.send(SIGTERM)
       #expect(follow.exitStatus() == 0)
       #expect(follow.lines == ["first", "third", "second"])
@@ -184,7 +184,7 @@ import Testing
       append("new a", to: a)
       follow.send(SIGCONT)
       let count = 2 * (queued / 2 + 100) + 1
-      #expect(follow.waitForLines(count, seconds: 20))
+      #expect(follow.waitForLines(count))
       follow.send(SIGTERM)
       #expect(follow.exitStatus() == 0)
       let lines = follow.lines
@@ -213,7 +213,7 @@ import Testing
     append("third 1", to: log)
     Thread.sleep(forTimeInterval: 0.3)
     follow.resumeOutput()
-    #expect(follow.waitForLines(3003, seconds: 20))
+    #expect(follow.waitForLines(3003))
     follow.send(SIGTERM)
     #expect(follow.exitStatus() == 0)
     let lines = follow.lines
@@ -283,9 +283,9 @@ import Testing
       #expect(follow.waitForNote("deleted; reading the old file"))
       mkdir(logs, 0o755)
       append("after", to: logs + "/app.log")
-      #expect(follow.waitForLines(2, seconds: 5))
+      #expect(follow.waitForLines(2))
       append("later", to: logs + "/app.log")
-      #expect(follow.waitForLines(3, seconds: 5))
+      #expect(follow.waitForLines(3))
       follow.send(SIGINT)
       #expect(follow.exitStatus() == 0)
       #expect(follow.lines == ["before", "after", "later"])
@@ -487,7 +487,7 @@ import Testing
       let pipe = scratch.file("pipe")
       #expect(mkfifo(pipe, 0o644) == 0)
       let follow = try FollowProcess(["pipe"], in: scratch.path)
-      #expect(follow.waitForNote("following pipe", seconds: 10))
+      #expect(follow.waitForNote("following pipe"))
       for (count, line) in ["first", "second"].enumerated() {
         // A writer that does not wait: with no reader, the open fails (ENXIO).
         let fd = open(pipe, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
@@ -496,7 +496,7 @@ import Testing
         let bytes = Array("\(line)\n".utf8)
         #expect(write(fd, bytes, bytes.count) == bytes.count)
         close(fd)
-        #expect(follow.waitForLines(count + 1, seconds: 10))
+        #expect(follow.waitForLines(count + 1))
       }
       follow.send(SIGTERM)
       #expect(follow.exitStatus() == 0)
@@ -631,7 +631,7 @@ import Testing
 
   @Test func theDemoRotatesItsOwnLogAndLosesNoLine() throws {
     let follow = try FollowProcess([])
-    #expect(follow.exitStatus(seconds: 30) == 0)
+    #expect(follow.exitStatus() == 0)
     #expect(follow.lines == (1...16).map { "demo line \($0)" })
     #expect(follow.errors.contains("all 16 lines arrived once and in order"))
   }
@@ -644,7 +644,7 @@ import Testing
     follow.send(SIGSTOP)
     Thread.sleep(forTimeInterval: 0.6)
     follow.send(SIGCONT)
-    #expect(follow.exitStatus(seconds: 30) == 0)
+    #expect(follow.exitStatus() == 0)
     #expect(follow.lines == (1...16).map { "demo line \($0)" })
   }
 

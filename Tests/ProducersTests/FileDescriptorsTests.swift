@@ -650,7 +650,7 @@ import Testing
     try await Task.sleep(for: .milliseconds(20))  // the reader now waits for data
     #expect(LiveResources.counts[.producerObservers] == before + 1)
     subscription.unsubscribe()
-    #expect(await eventually(seconds: 1) { LiveResources.counts[.producerObservers] == before })
+    #expect(await eventually { LiveResources.counts[.producerObservers] == before })
   }
 
   @Test func manySubscriptionsLeaveNoDescriptorOpen() async throws {

@@ -36,7 +36,7 @@ public final class Recorder<Value>: @unchecked Sendable {
   /// Blocks until `done(values)` holds, for at most `seconds`; whether it held. Never call it
   /// on the main actor while waiting for main-actor deliveries.
   @discardableResult
-  public func wait(seconds: Double = 10, until done: ([Value]) -> Bool) -> Bool {
+  public func wait(seconds: Double = 60, until done: ([Value]) -> Bool) -> Bool {
     let deadline = Date(timeIntervalSinceNow: seconds)
     condition.lock()
     defer { condition.unlock() }
@@ -48,7 +48,7 @@ public final class Recorder<Value>: @unchecked Sendable {
 
   /// Blocks until at least `count` values arrived, for at most `seconds`.
   @discardableResult
-  public func wait(forCount count: Int, seconds: Double = 10) -> Bool {
+  public func wait(forCount count: Int, seconds: Double = 60) -> Bool {
     wait(seconds: seconds) { $0.count >= count }
   }
 

@@ -159,29 +159,34 @@ final class FollowProcess: @unchecked Sendable {
   /// Whether the program is still running.
   var isRunning: Bool { process.isRunning }
 
-  /// Waits until `done(stdout, stderr)` holds, for at most `seconds`; whether it held.
+  /// Waits until `done(stdout, stderr)` holds, for at most `seconds`; whether it held. A deadline
+  /// for what must happen, never a timing assertion: the default, 60 s, only keeps a test that
+  /// would wait forever from hanging.
   @discardableResult
-  func wait(seconds: Double = 30, until done: (_ stdout: String, _ stderr: String) -> Bool)
+  func wait(seconds: Double = 60, until done: (_ stdout: String, _ stderr: String) -> Bool)
     -> Bool
   {
     let deadline = Date(timeIntervalSinceNow: seconds)
     condition.lock()
     defer { condition.unlock() }
+    // Woken by output, and every 10 ms for what no output announces (a file the program
+    // writes, its open descriptors), which would otherwise be looked at only at the deadline.
     while !done(stdoutText, stderrText) {
-      if !condition.wait(until: deadline) { return done(stdoutText, stderrText) }
+      if Date() >= deadline { return false }
+      _ = condition.wait(until: min(deadline, Date(timeIntervalSinceNow: 0.01)))
     }
     return true
   }
 
   /// Waits until standard output holds `count` lines.
   @discardableResult
-  func waitForLines(_ count: Int, seconds: Double = 30) -> Bool {
+  func waitForLines(_ count: Int, seconds: Double = 60) -> Bool {
     wait(seconds: seconds) { out, _ in out.filter { $0 == "\n" }.count >= count }
   }
 
   /// Waits until standard error contains `text`.
   @discardableResult
-  func waitForNote(_ text: String, seconds: Double = 30) -> Bool {
+  func waitForNote(_ text: String, seconds: Double = 60) -> Bool {
     wait(seconds: seconds) { _, err in err.contains(text) }
   }
 
@@ -202,7 +207,7 @@ final class FollowProcess: @unchecked Sendable {
 
   /// Waits for the program to exit, for at most `seconds` (then kills it); its exit status,
   /// or nil when it had to be killed or died of a signal.
-  func exitStatus(seconds: Double = 30) -> Int32? {
+  func exitStatus(seconds: Double = 60) -> Int32? {
     let deadline = Date(timeIntervalSinceNow: seconds)
     while process.isRunning && Date() < deadline { usleep(10_000) }
     if process.isRunning {
